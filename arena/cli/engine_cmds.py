@@ -1,0 +1,1 @@
+"""Commands on single games: selfplay, verify, replay, and the engine benchmark."""

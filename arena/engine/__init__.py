@@ -1,0 +1,87 @@
+"""The rules of Schmier: pure, deterministic, standard library only.
+
+Nothing here reads a clock, does I/O or imports another part of ``arena``; a game is a function
+of its seed and the actions taken.
+"""
+
+from .actions import (
+    BIDS,
+    PASS,
+    PLAYS,
+    TRUMPS,
+    Action,
+    ActionError,
+    Bid,
+    Discard,
+    DiscardSpec,
+    LegalActions,
+    NameTrump,
+    Phase,
+    Play,
+    parse_action,
+)
+from .cards import (
+    CARD_POINTS,
+    DECK,
+    JOKER,
+    Card,
+    CardError,
+    Suit,
+    card_points,
+    format_cards,
+    is_trump,
+    left_bauer,
+    parse_cards,
+    right_bauer,
+    trick_power,
+)
+from .events import Event, Point, PointAward, visible_to
+from .game import SEATS, Game, GameResult, IllegalActionError, Rules, deal, first_dealer, team_of
+from .view import DeterminizeError, View, determinize, sample_determinization, view_of
+
+__all__ = [
+    "BIDS",
+    "CARD_POINTS",
+    "DECK",
+    "JOKER",
+    "PASS",
+    "PLAYS",
+    "SEATS",
+    "TRUMPS",
+    "Action",
+    "ActionError",
+    "Bid",
+    "Card",
+    "CardError",
+    "DeterminizeError",
+    "Discard",
+    "DiscardSpec",
+    "Event",
+    "Game",
+    "GameResult",
+    "IllegalActionError",
+    "LegalActions",
+    "NameTrump",
+    "Phase",
+    "Play",
+    "Point",
+    "PointAward",
+    "Rules",
+    "Suit",
+    "View",
+    "card_points",
+    "deal",
+    "determinize",
+    "first_dealer",
+    "format_cards",
+    "is_trump",
+    "left_bauer",
+    "parse_action",
+    "parse_cards",
+    "right_bauer",
+    "sample_determinization",
+    "team_of",
+    "trick_power",
+    "view_of",
+    "visible_to",
+]
