@@ -1,0 +1,149 @@
+"""Shared helpers for the engine tests: games set up in an exact state from card texts."""
+
+from __future__ import annotations
+
+from arena.engine import (
+    DECK,
+    Card,
+    Game,
+    Phase,
+    Play,
+    Rules,
+    Suit,
+    is_trump,
+    parse_cards,
+    trick_power,
+)
+
+
+def cards(text: str) -> list[Card]:
+    """``"AS KS"`` -> the cards, in order."""
+    return parse_cards(text)
+
+
+def setup_game(
+    phase: Phase,
+    hands: list[str],
+    *,
+    dealer: int = 0,
+    turn: int | None = None,
+    trump: str | None = None,
+    bidder: int | None = None,
+    bid: int = 0,
+    stock: str = "",
+    scores: tuple[int, int, int] = (0, 0, 0),
+    rules: Rules | None = None,
+    seed: int = 0,
+) -> Game:
+    """A game in ``phase`` with the given hands (one card text per seat) and public fields.
+
+    Cards in no hand and not in the stock are laid in the dealer's discards, so the 53 cards
+    stay accounted for."""
+    game = Game.new(seed, rules)
+    game.hands = [cards(h) for h in hands]
+    game.stock = cards(stock)
+    game.dealer = dealer
+    game.phase = phase
+    game.turn = turn
+    game.trump = None if trump is None else Suit.parse(trump)
+    game.bidder = bidder
+    game.bid = bid
+    game.scores = list(scores)
+    used = {c for h in game.hands for c in h} | set(game.stock)
+    game.discards = [[] for _ in range(6)]
+    game.discards[dealer] = [c for c in DECK if c not in used]
+    return game
+
+
+def tricks_to_hands(trump: str, leader: int, tricks: list[str]) -> list[str]:
+    """The six hands that play ``tricks`` (each six card texts in play order, the first trick
+    led by ``leader``), computing each trick's winner as the next leader."""
+    suit = Suit.parse(trump)
+    hands: list[list[str]] = [[] for _ in range(6)]
+    for trick in tricks:
+        played = cards(trick)
+        assert len(played) == 6, trick
+        seats = [(leader + i) % 6 for i in range(6)]
+        for seat, card in zip(seats, played):
+            hands[seat].append(str(card))
+        led_trump = is_trump(played[0], suit)
+        best = max(
+            range(6),
+            key=lambda i: (
+                trick_power(played[i], suit)
+                if is_trump(played[i], suit)
+                or (not led_trump and played[i].suit == played[0].suit)
+                else -1
+            ),
+        )
+        leader = seats[best]
+    return [" ".join(h) for h in hands]
+
+
+def hand_in_play(
+    trump: str,
+    bidder: int,
+    bid: int,
+    tricks: list[str],
+    *,
+    dealer: int = 0,
+    scores: tuple[int, int, int] = (0, 0, 0),
+    rules: Rules | None = None,
+    seed: int = 0,
+) -> Game:
+    """A game at the first trick of a hand whose six tricks will be ``tricks``."""
+    hands = tricks_to_hands(trump, bidder, tricks)
+    game = setup_game(
+        Phase.PLAY,
+        hands,
+        dealer=dealer,
+        turn=bidder,
+        trump=trump,
+        bidder=bidder,
+        bid=bid,
+        scores=scores,
+        rules=rules,
+        seed=seed,
+    )
+    game.trick_leader = bidder
+    return game
+
+
+def play_cards(game: Game, text: str) -> None:
+    """Play the cards in ``text`` in order, each by the seat to move."""
+    for card in cards(text):
+        game.apply(Play(card))
+
+
+def play_tricks(game: Game, tricks: list[str]) -> None:
+    for trick in tricks:
+        play_cards(game, trick)
+
+
+def snapshot(game: Game) -> dict:
+    """Every public field of ``game``, copied, for before/after comparisons."""
+    fields = [
+        "bid",
+        "bidder",
+        "bids",
+        "dealer",
+        "discards",
+        "draws",
+        "exchanged",
+        "hand_no",
+        "hands",
+        "phase",
+        "pickup",
+        "places",
+        "scores",
+        "stock",
+        "trick",
+        "trick_leader",
+        "tricks",
+        "trump",
+        "turn",
+        "winner",
+    ]
+    out = {f: repr(getattr(game, f)) for f in fields}
+    out["events"] = repr(game.events)
+    return out
