@@ -64,15 +64,14 @@ def tricks_to_hands(trump: str, leader: int, tricks: list[str]) -> list[str]:
         played = cards(trick)
         assert len(played) == 6, trick
         seats = [(leader + i) % 6 for i in range(6)]
-        for seat, card in zip(seats, played):
+        for seat, card in zip(seats, played, strict=True):
             hands[seat].append(str(card))
         led_trump = is_trump(played[0], suit)
         best = max(
             range(6),
             key=lambda i: (
                 trick_power(played[i], suit)
-                if is_trump(played[i], suit)
-                or (not led_trump and played[i].suit == played[0].suit)
+                if is_trump(played[i], suit) or (not led_trump and played[i].suit == played[0].suit)
                 else -1
             ),
         )
