@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from arena.engine import (
     DECK,
     Card,
     Game,
+    IllegalActionError,
     Phase,
     Play,
     Rules,
@@ -146,3 +149,12 @@ def snapshot(game: Game) -> dict:
     out = {f: repr(getattr(game, f)) for f in fields}
     out["events"] = repr(game.events)
     return out
+
+
+def refused(game: Game, action) -> str:
+    """Apply ``action``, which must be refused with the state unchanged; the error message."""
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(action)
+    assert snapshot(game) == before
+    return str(info.value)
