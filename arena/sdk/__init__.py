@@ -41,8 +41,18 @@ __all__ = ["Bot", "MatchInfo", "run"]
 class MatchInfo:
     """What the handshake told the bot: its seat, team, partner, the rules and time control."""
 
-    def __init__(self, seat: int, rules: Rules, move_seconds: float, bank_seconds: float):
+    def __init__(
+        self,
+        seat: int,
+        rules: Rules,
+        move_seconds: float,
+        bank_seconds: float,
+        *,
+        games: int = 1,
+        handshake_seconds: float = 10.0,
+    ):
         self.seat = seat
+        """This game's seat; the SDK updates it (and ``team``, ``partner``) at each game start."""
         self.team = seat % 3
         self.partner = (seat + 3) % 6
         self.rules = rules
@@ -50,6 +60,16 @@ class MatchInfo:
         """Seconds allowed per decision before the bank is drawn on."""
         self.bank_seconds = bank_seconds
         """The per-game time bank, in seconds."""
+        self.games = games
+        """Games in the match."""
+        self.handshake_seconds = handshake_seconds
+        """Seconds the handshake may take."""
+
+    def __repr__(self) -> str:
+        return (
+            f"MatchInfo(seat={self.seat}, rules={self.rules!r}, move_seconds={self.move_seconds}, "
+            f"bank_seconds={self.bank_seconds}, games={self.games})"
+        )
 
 
 class Bot:

@@ -1,0 +1,194 @@
+"""The SDK's protocol loop: read the referee's lines, keep the bot informed, answer each request.
+
+:func:`run_loop` speaks protocol v1 (``docs/protocol.md``) for one :class:`arena.sdk.Bot`:
+
+- ``hello``: answer ``{"type":"hello","protocol":1,"name":...,"version":...}`` and call
+  ``bot.on_match_start(MatchInfo(...))``;
+- ``game_start``: move ``bot.info`` to the game's seat and call ``bot.on_game_start(game)``;
+- ``request``: stamp ``bot.request_received`` and ``bot.bank_left``, pass each event to
+  ``bot.on_event``, build the :class:`arena.engine.View` and :class:`arena.engine.LegalActions`,
+  ask ``bot.act`` and write one ``action`` line;
+- ``game_end``: pass its events to ``bot.on_event`` and call ``bot.on_game_end(game, result)``;
+- ``bye`` or the end of input: return.
+
+A bot method that raises (or returns something that is not a legal action) does not kill the
+bot: the traceback goes to stderr (the bot's log) and the SDK answers with a uniformly random
+legal action, so a buggy bot plays badly instead of faulting.
+
+The request path is kept lean (one JSON parse, one View, one write, no logging) because every
+decision of a match goes through it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import sys
+import time
+
+from arena.engine import Rules
+from arena.protocol import (
+    PROTOCOL_VERSION,
+    MalformedMessage,
+    event_from_json,
+    legal_from_json,
+    view_from_json,
+)
+
+from . import Bot, MatchInfo
+
+__all__ = ["run_loop"]
+
+logger = logging.getLogger(__name__)
+
+
+def _writer(stdout):
+    """A function writing one text line (with its newline) and flushing, for text or binary."""
+    if stdout is None:
+        stdout = sys.stdout.buffer
+    write, flush = stdout.write, stdout.flush
+    if isinstance(stdout, io.TextIOBase):
+
+        def send(line: str) -> None:
+            write(line)
+            flush()
+
+    else:
+
+        def send(line: str) -> None:
+            write(line.encode())
+            flush()
+
+    return send
+
+
+def _safely(what: str, method, *args) -> None:
+    """Call a notification; a bot bug there is logged, not fatal."""
+    try:
+        method(*args)
+    except Exception:
+        logger.exception("the bot's %s raised; carrying on", what)
+
+
+def _match_info(message: dict) -> MatchInfo:
+    seat = int(message.get("seat", 0))
+    rules_json = message.get("rules")
+    rules = Rules.from_json(rules_json) if isinstance(rules_json, dict) else Rules()
+    clock = message.get("time_control") or {}
+    return MatchInfo(
+        seat,
+        rules,
+        float(clock.get("move", 1.0)),
+        float(clock.get("bank", 0.0)),
+        games=int(message.get("games", 1)),
+        handshake_seconds=float(clock.get("handshake", 10.0)),
+    )
+
+
+def _set_seat(info: MatchInfo, seat: int) -> None:
+    info.seat = seat
+    info.team = seat % 3
+    info.partner = (seat + 3) % 6
+
+
+def run_loop(bot: Bot, stdin=None, stdout=None) -> None:
+    """Play protocol v1 with ``bot`` on ``stdin``/``stdout`` (default: the process's binary
+    standard streams) until ``bye`` or the end of input."""
+    lines = sys.stdin.buffer if stdin is None else stdin
+    send = _writer(stdout)
+    # Events cost a decode each; skip them for bots that do not listen.
+    wants_events = type(bot).on_event is not Bot.on_event
+    rules = Rules()
+
+    for line in lines:
+        try:
+            message = json.loads(line)
+            kind = message["type"]
+        except (ValueError, TypeError, KeyError):
+            if line.strip():
+                logger.warning("ignoring a line that is not a protocol message: %.200r", line)
+            continue
+
+        if kind == "request":
+            bot.request_received = time.monotonic()
+            try:
+                clock = message.get("time")
+                if clock:
+                    bot.bank_left = clock.get("bank", bot.bank_left)
+                if wants_events:
+                    for data in message["events"]:
+                        _safely("on_event", bot.on_event, event_from_json(data))
+                view = view_from_json(message["view"], rules)
+                legal = legal_from_json(message["legal"], view.seat)
+                request_id = message["id"]
+            except (MalformedMessage, KeyError, TypeError, ValueError, AttributeError) as e:
+                logger.error("cannot read request %.200r: %s", line, e)
+                continue
+            try:
+                action = bot.act(view, legal)
+                if action not in legal:
+                    logger.error(
+                        "the bot answered %r, which is not legal here; playing at random", action
+                    )
+                    action = legal.sample(bot.rng)
+            except Exception:
+                logger.exception("the bot raised while deciding; playing a random legal action")
+                action = legal.sample(bot.rng)
+            if type(request_id) is int:
+                send(f'{{"type":"action","id":{request_id},"action":"{action}"}}\n')
+            else:
+                send(json.dumps({"type": "action", "id": request_id, "action": str(action)}) + "\n")
+
+        elif kind == "game_start":
+            seat = message.get("seat")
+            if bot.info is not None and isinstance(seat, int):
+                _set_seat(bot.info, seat)
+            bot.bank_left = bot.info.bank_seconds if bot.info is not None else 0.0
+            _safely("on_game_start", bot.on_game_start, message.get("game", 0))
+
+        elif kind == "game_end":
+            if wants_events:
+                for data in message.get("events") or ():
+                    try:
+                        event = event_from_json(data)
+                    except MalformedMessage as e:
+                        logger.error("cannot read an event: %s", e)
+                        continue
+                    _safely("on_event", bot.on_event, event)
+            _safely("on_game_end", bot.on_game_end, message.get("game", 0), message.get("result"))
+
+        elif kind == "hello":
+            if message.get("protocol") != PROTOCOL_VERSION:
+                logger.error(
+                    "the arena speaks protocol %r, this SDK speaks %d",
+                    message.get("protocol"),
+                    PROTOCOL_VERSION,
+                )
+            try:
+                info = _match_info(message)
+            except (KeyError, TypeError, ValueError) as e:
+                logger.error("cannot read the hello %.200r: %s; using defaults", line, e)
+                info = MatchInfo(0, Rules(), 1.0, 0.0)
+            rules = info.rules
+            bot.info = info
+            bot.bank_left = info.bank_seconds
+            send(
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "protocol": PROTOCOL_VERSION,
+                        "name": str(bot.name),
+                        "version": str(bot.version),
+                    },
+                    separators=(",", ":"),
+                )
+                + "\n"
+            )
+            _safely("on_match_start", bot.on_match_start, info)
+
+        elif kind == "bye":
+            return
+
+        else:
+            logger.warning("ignoring a message of unknown type %r", kind)
