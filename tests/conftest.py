@@ -93,21 +93,28 @@ def hand_in_play(
     rules: Rules | None = None,
     seed: int = 0,
 ) -> Game:
-    """A game at the first trick of a hand whose six tricks will be ``tricks``."""
-    hands = tricks_to_hands(trump, bidder, tricks)
-    game = setup_game(
-        Phase.PLAY,
-        hands,
-        dealer=dealer,
-        turn=bidder,
-        trump=trump,
-        bidder=bidder,
-        bid=bid,
-        scores=scores,
-        rules=rules,
-        seed=seed,
-    )
-    game.trick_leader = bidder
+    """A new game at the first trick of a hand whose six tricks will be ``tricks``."""
+    game = Game.new(seed, rules)
+    game.dealer = dealer
+    game.scores = list(scores)
+    return install_hand(game, trump, bidder, bid, tricks)
+
+
+def install_hand(game: Game, trump: str, bidder: int, bid: int, tricks: list[str]) -> Game:
+    """Turn the current deal of ``game`` (dealer, scores and hand number kept) into one at its
+    first trick, with ``bidder`` having bid ``bid`` and named ``trump``, whose six tricks will
+    be ``tricks``. The cards not played are laid in the dealer's discards."""
+    hands = [cards(h) for h in tricks_to_hands(trump, bidder, tricks)]
+    used = {c for h in hands for c in h}
+    game.hands = hands
+    game.stock = []
+    game.discards = [[] for _ in range(6)]
+    game.discards[game.dealer] = [c for c in DECK if c not in used]
+    game.phase = Phase.PLAY
+    game.trump = Suit.parse(trump)
+    game.bidder = bidder
+    game.bid = bid
+    game.turn = game.trick_leader = bidder
     return game
 
 
