@@ -125,7 +125,7 @@ def test_a_set_bid_is_subtracted_and_scores_go_negative():
 
 def test_the_other_teams_score_what_they_took_whether_the_bid_is_made_or_set():
     for bid, team0 in [(4, 4), (6, -6)]:
-        game, event = score(HAND_A, bid=bid, scores=(10, 10, 10))
+        game, _ = score(HAND_A, bid=bid, scores=(10, 10, 10))
         assert game.scores == [10 + team0, 11, 11]
 
 
