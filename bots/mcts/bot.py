@@ -1,0 +1,38 @@
+"""The mcts bot's program: determinized Monte Carlo search on the arena SDK.
+
+Usage: ``python3 bot.py [--share S]``: use the share S (default 0.5, at most 0.9) of the
+per-decision time limit; the environment variable ``MCTS_SHARE`` sets the default too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arena.sdk import run  # noqa: E402
+from mctsbot.player import DEFAULT_SHARE, MAX_SHARE, MctsBot  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="mcts", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--share",
+        type=float,
+        default=None,
+        help=f"share of the per-decision time limit to use (default {DEFAULT_SHARE}, "
+        f"at most {MAX_SHARE})",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the bot's own sampling")
+    args = parser.parse_args(argv)
+    if args.share is not None and not 0.0 < args.share <= MAX_SHARE:
+        parser.error(f"--share {args.share!r} is out of range: give a number in (0, {MAX_SHARE}]")
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(message)s")
+    run(MctsBot(seed=args.seed, share=args.share))
+
+
+if __name__ == "__main__":
+    main()

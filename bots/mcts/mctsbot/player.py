@@ -1,0 +1,184 @@
+"""The mcts bot: candidate actions for each decision, searched within the time it is given.
+
+Bidding tries every legal bid (and the pass), trump naming every suit, a non-dealer's draw the
+lay-aways of its 0-3 weakest non-trumps (and near variants), the dealer's discard the weakest
+cards and near variants, and play every legal card; the search picks the one with the best
+mean outcome over sampled deals. With no time left it answers with the heuristic policy.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+from arena.engine import (
+    BIDS,
+    PASS,
+    PLAYS,
+    TRUMPS,
+    Action,
+    Bid,
+    Discard,
+    DiscardSpec,
+    LegalActions,
+    NameTrump,
+    Phase,
+    Play,
+    View,
+)
+from arena.sdk import Bot
+
+from .policy import EFF, TRUMP, bid_amount, choose_discard, choose_play, choose_trump, keep_value
+from .search import search
+
+__all__ = ["DEFAULT_SHARE", "MctsBot", "discard_candidates"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SHARE = 0.5
+"""Share of the per-decision time limit the bot uses when not told otherwise."""
+MARGIN = 0.02
+"""Seconds kept free for answering after the search stops."""
+MIN_SEARCH = 0.003
+"""Below this much time the bot answers with the heuristic at once."""
+MAX_SHARE = 0.9
+
+
+def _share_from_env() -> float:
+    text = os.environ.get("MCTS_SHARE")
+    if not text:
+        return DEFAULT_SHARE
+    try:
+        return float(text)
+    except ValueError:
+        log.warning("MCTS_SHARE=%r is not a number; using %s", text, DEFAULT_SHARE)
+        return DEFAULT_SHARE
+
+
+class MctsBot(Bot):
+    name = "mcts"
+    version = "1.0"
+
+    def __init__(self, seed: int | None = None, share: float | None = None) -> None:
+        super().__init__(seed)
+        share = _share_from_env() if share is None else share
+        if not 0.0 < share <= MAX_SHARE:
+            raise ValueError(f"share {share!r} is out of range: give a number in (0, {MAX_SHARE}]")
+        self.share = share
+        self.decisions = 0
+        self.simulations = 0
+        self.search_seconds = 0.0
+
+    # -- decisions
+    def bid(self, view: View, legal: LegalActions) -> Bid:
+        return self._decide(view, legal, list(legal.choices), self._heuristic_bid)
+
+    def name_trump(self, view: View, legal: LegalActions) -> NameTrump:
+        return self._decide(view, legal, list(TRUMPS), lambda v, lg: TRUMPS[choose_trump(v.hand)])
+
+    def discard(self, view: View, legal: LegalActions) -> Discard:
+        cands = [Discard(c) for c in discard_candidates(view, legal.discard)]
+        return self._decide(view, legal, cands, self._heuristic_discard)
+
+    def play(self, view: View, legal: LegalActions) -> Play:
+        return self._decide(view, legal, list(legal.choices), self._heuristic_play)
+
+    def on_game_end(self, game: int, result: dict) -> None:
+        if self.decisions:
+            log.info(
+                "game %s: %d decisions, %d simulations in %.2fs (%.0f sims/decision)",
+                game,
+                self.decisions,
+                self.simulations,
+                self.search_seconds,
+                self.simulations / self.decisions,
+            )
+        self.decisions = self.simulations = 0
+        self.search_seconds = 0.0
+
+    # -- machinery
+    def _decide(self, view: View, legal: LegalActions, candidates: list[Action], heuristic):
+        if len(candidates) == 1:
+            return candidates[0]
+        budget = self.time_budget(self.share) - MARGIN
+        if budget < MIN_SEARCH:
+            log.info(
+                "hand %d %s: no time (%.3fs), heuristic", view.hand_no, legal.phase.value, budget
+            )
+            return heuristic(view, legal)
+        result = search(view, candidates, time.monotonic() + budget, self.rng)
+        self.decisions += 1
+        self.simulations += result.simulations
+        self.search_seconds += result.seconds
+        if result.iterations == 0:
+            action = heuristic(view, legal)
+        else:
+            action = result.action
+        log.info(
+            "hand %d %s: sims=%d deals=%d in %.3fs -> %s (%s)",
+            view.hand_no,
+            legal.phase.value,
+            result.simulations,
+            result.iterations,
+            result.seconds,
+            action,
+            " ".join(f"{a}={m:+.2f}" for a, m in zip(candidates, result.means)),
+        )
+        return action
+
+    @staticmethod
+    def _heuristic_bid(view: View, legal: LegalActions) -> Bid:
+        n = bid_amount(view.hand, view.bid)
+        action = PASS if n is None else BIDS[n]
+        return action if action in legal else PASS
+
+    @staticmethod
+    def _heuristic_discard(view: View, legal: LegalActions) -> Discard:
+        spec = legal.discard
+        return Discard(
+            choose_discard(view.hand, spec, view.trump, legal.phase is Phase.DEALER_DISCARD)
+        )
+
+    @staticmethod
+    def _heuristic_play(view: View, legal: LegalActions) -> Play:
+        card = choose_play(list(view.hand), view.trick, view.trump, view.seat, view.bidder)
+        action = PLAYS[card]
+        return action if action in legal else legal.choices[0]
+
+
+def discard_candidates(view: View, spec: DiscardSpec, limit: int = 10) -> list[frozenset]:
+    """A few sensible legal discards: the heuristic's, the weakest 0..n cards, near variants."""
+    trump = view.trump
+    dealer = view.phase is Phase.DEALER_DISCARD
+    required = spec.required
+    ordered = sorted(spec.optional, key=lambda c: keep_value(c, trump))
+    out: list[frozenset] = []
+
+    def add(cards) -> None:
+        s = required.union(cards)
+        if s not in out and spec.problem(s) is None:
+            out.append(s)
+
+    add(choose_discard(view.hand, spec, trump, dealer))
+    lo = max(0, spec.min_count - len(required))
+    hi = min(len(ordered), spec.max_count - len(required))
+    for k in range(hi, lo - 1, -1):
+        add(ordered[:k])
+    k = hi
+    # Near variants of laying away the k weakest: swap one of the last laid away for one of
+    # the next few kept.
+    for i in range(max(0, k - 3), k):
+        for j in range(k, min(len(ordered), k + 3)):
+            add([c for n, c in enumerate(ordered[:k]) if n != i] + [ordered[j]])
+    # Making a void: lay away whole short plain suits first.
+    eff = EFF[trump]
+    counts: dict[int, int] = {}
+    for c in view.hand:
+        if eff[c] != TRUMP:
+            counts[eff[c]] = counts.get(eff[c], 0) + 1
+    short = sorted(
+        ordered, key=lambda c: (eff[c] == TRUMP, counts.get(eff[c], 0), keep_value(c, trump))
+    )
+    add(short[:k])
+    return out[:limit]
