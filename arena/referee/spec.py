@@ -188,3 +188,6 @@ class MatchResult:
     """Wall time spent starting the six bot processes and their handshakes."""
     decisions: int
     """Decisions asked of bots across the match."""
+    decision_seconds: tuple[tuple[float, ...], ...] = ((), (), ())
+    """By entry: the seconds each decision asked of that entry's bots took (from the request
+    written to the reply read), in play order. For the submission check's percentiles."""
