@@ -26,8 +26,8 @@ from arena.process import (
     BotStartError,
     BotTimeout,
     LineTooLong,
-    ManifestError,
     MalformedOutput,
+    ManifestError,
     load_manifest,
 )
 from arena.protocol import (
