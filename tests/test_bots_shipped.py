@@ -9,9 +9,10 @@ import shutil
 
 import pytest
 import yaml
+from conftest import setup_game
 from test_sdk_driver import ROOT, BotPipe, handshake, play_game, python_bot
 
-from arena.engine import Game, Rules
+from arena.engine import Card, Game, Phase, Play, Rules
 from arena.protocol import bye_message
 from arena.sdk import MatchInfo
 
@@ -111,3 +112,74 @@ def test_the_greedy_team_beats_two_random_teams_clearly():
     # Even play would win a third of the games; greedy measured 100 of 100 on seeds 0-99.
     wins = _greedy_team_wins(_load_greedy(), range(40))
     assert wins >= 36
+
+
+# ---------------------------------------------------------------- the greedy bot's decisions
+
+OTHERS = ["4C 8S", "KC 8D", "5C 7D", "6C 6D", "7C 5S"]
+"""Seats 0-4 in the play tests: each plays its first card to a clubs trick led by seat 0."""
+
+
+def _decide(game: Game):
+    bot = _load_greedy().GreedyBot(0)
+    seat = game.current_player
+    bot.info = MatchInfo(seat, game.rules, 1.0, 10.0)
+    return str(bot.act(game.view(seat), game.legal_actions()))
+
+
+def _last_to_a_clubs_trick(seat5: str, second: str = "KC 8D", third: str = "5C 7D") -> Game:
+    hands = [OTHERS[0], second, third, OTHERS[3], OTHERS[4], seat5]
+    game = setup_game(Phase.PLAY, hands, dealer=5, turn=0, trump="H", bidder=0, bid=3)
+    game.trick_leader = 0
+    for seat in range(5):
+        game.apply(Play(Card.parse(hands[seat].split()[0])))
+    return game
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        ("AH 2H KH QH JH TH", "bid 5"),
+        ("AS 2S KS 7S 4C 6H", "bid 3"),
+        ("3C 5D 7S 9H 4C 6D", "pass"),
+    ],
+)
+def test_greedy_bids_from_hand_strength(hand, expected):
+    hands = [hand, "", "", "", "", ""]
+    game = setup_game(Phase.BIDDING, hands, dealer=5, turn=0)
+    assert _decide(game) == expected
+
+
+def test_greedy_names_its_strongest_suit():
+    hands = ["AS KS 2S 9D 4C 6H", "", "", "", "", ""]
+    game = setup_game(Phase.TRUMP, hands, dealer=5, turn=0, bidder=0, bid=3)
+    assert _decide(game) == "trump S"
+
+
+def test_greedy_keeps_trumps_and_aces_in_the_draw():
+    hands = ["", "AH 5H AS 3C 4D 7S", "", "", "", ""]
+    game = setup_game(
+        Phase.DRAW, hands, dealer=0, turn=1, trump="H", bidder=1, bid=3, stock="2C 3D 4S"
+    )
+    assert _decide(game) == "discard 3C 4D 7S"
+
+
+def test_greedy_as_dealer_with_too_many_trumps_keeps_the_protected_and_the_highest():
+    hands = ["AH KH QH JH JD TH 9H 8H 2H JK 3C 4S", "", "", "", "", ""]
+    game = setup_game(Phase.DEALER_DISCARD, hands, dealer=0, turn=0, trump="H", bidder=0, bid=4)
+    assert _decide(game) == "discard 3C 8H 9H TH QH 4S"
+
+
+def test_greedy_feeds_a_ten_to_its_partners_won_trick():
+    game = _last_to_a_clubs_trick("TC 3C 9D", second="2C 8D", third="AC 7D")
+    assert _decide(game) == "play TC"
+
+
+def test_greedy_takes_a_sure_trick_with_a_point_card():
+    game = _last_to_a_clubs_trick("9D TH 2S")
+    assert _decide(game) == "play TH"
+
+
+def test_greedy_plays_low_into_a_lost_trick_and_keeps_its_ten():
+    game = _last_to_a_clubs_trick("9D TD 2S")
+    assert _decide(game) == "play 2S"
