@@ -63,6 +63,7 @@ class Buggy(Bot):
         return Bid(9)  # never legal
 
     def play(self, view, legal):
+        print("about to fail")
         return 1 / 0
 
     def on_game_end(self, game, result):
@@ -122,7 +123,7 @@ def test_the_bot_is_told_the_match_the_games_their_events_and_its_seat_in_each_g
     ]
 
 
-def test_a_bot_method_that_raises_or_answers_illegally_still_yields_legal_actions(tmp_path):
+def test_a_bot_method_that_raises_prints_or_answers_illegally_still_yields_legal_actions(tmp_path):
     script = tmp_path / "buggy.py"
     script.write_text(BUGGY)
     with python_bot(script) as pipe:
@@ -136,6 +137,7 @@ def test_a_bot_method_that_raises_or_answers_illegally_still_yields_legal_action
     assert "ZeroDivisionError: division by zero" in err
     assert "the bot answered Bid(amount=9), which is not legal here" in err
     assert "RuntimeError: notification bug" in err
+    assert "about to fail\n" in err  # print() goes to the log, not into the protocol
 
 
 def test_a_line_that_is_not_a_message_is_ignored_and_play_goes_on():

@@ -121,8 +121,6 @@ def _fast_legal(data: dict, seat: int) -> LegalActions:
 
 def _writer(stdout):
     """A function writing one text line (with its newline) and flushing, for text or binary."""
-    if stdout is None:
-        stdout = sys.stdout.buffer
     write, flush = stdout.write, stdout.flush
     if isinstance(stdout, io.TextIOBase):
 
@@ -170,9 +168,24 @@ def _set_seat(info: MatchInfo, seat: int) -> None:
 
 def run_loop(bot: Bot, stdin=None, stdout=None) -> None:
     """Play protocol v1 with ``bot`` on ``stdin``/``stdout`` (default: the process's binary
-    standard streams) until ``bye`` or the end of input."""
+    standard streams) until ``bye`` or the end of input.
+
+    On the process's own stdout, ``sys.stdout`` points to stderr while the loop runs, so a stray
+    ``print`` in the bot lands in its log instead of corrupting the protocol."""
     lines = sys.stdin.buffer if stdin is None else stdin
-    send = _writer(stdout)
+    if stdout is not None:
+        _serve(bot, lines, _writer(stdout))
+        return
+    saved = sys.stdout
+    saved.flush()
+    sys.stdout = sys.stderr
+    try:
+        _serve(bot, lines, _writer(saved.buffer))
+    finally:
+        sys.stdout = saved
+
+
+def _serve(bot: Bot, lines, send) -> None:
     # Events cost a decode each; skip them for bots that do not listen.
     wants_events = type(bot).on_event is not Bot.on_event
     rules = Rules()
