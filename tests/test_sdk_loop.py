@@ -177,3 +177,28 @@ def test_run_also_works_on_text_streams():
     assert json.loads(action)["id"] == 1
     assert bot.info.seat == seat
     assert bot.bank_left == 5
+
+
+class _Listener(Bot):
+    def __init__(self) -> None:
+        super().__init__(seed=2)
+        self.events: list = []
+
+    def on_event(self, event) -> None:
+        self.events.append(event)
+
+
+def test_an_unreadable_event_is_skipped_and_the_request_still_answered(caplog):
+    game = Game.new(2)
+    seat = game.current_player
+    events = [{"type": "card", "seat": 1, "card": "ZZ"}, {"type": "bid", "seat": 1, "bid": 3}]
+    lines = [
+        json.dumps(hello_message(seat, Rules(), {"move": 1, "bank": 5, "handshake": 5}, 1)),
+        json.dumps(request_message(7, events, game.view(seat), game.legal_actions(), {})),
+    ]
+    out = io.StringIO()
+    bot = _Listener()
+    run(bot, stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    assert [str(e) for e in bot.events] == ["BidMade(seat=1, amount=3)"]
+    assert json.loads(out.getvalue().splitlines()[1])["id"] == 7
+    assert "cannot read an event: bad event" in caplog.text

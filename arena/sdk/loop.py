@@ -145,6 +145,17 @@ def _safely(what: str, method, *args) -> None:
         logger.exception("the bot's %s raised; carrying on", what)
 
 
+def _tell_events(bot: Bot, events) -> None:
+    """Pass each event to ``bot.on_event``; one that cannot be read is logged and skipped."""
+    for data in events:
+        try:
+            event = event_from_json(data)
+        except MalformedMessage as e:
+            logger.error("cannot read an event: %s", e)
+            continue
+        _safely("on_event", bot.on_event, event)
+
+
 def _match_info(message: dict) -> MatchInfo:
     seat = int(message.get("seat", 0))
     rules_json = message.get("rules")
@@ -207,8 +218,7 @@ def _serve(bot: Bot, lines, send) -> None:
                 if clock:
                     bot.bank_left = clock.get("bank", bot.bank_left)
                 if wants_events:
-                    for data in message["events"]:
-                        _safely("on_event", bot.on_event, event_from_json(data))
+                    _tell_events(bot, message["events"])
                 view = _fast_view(message["view"], rules)
                 legal = _fast_legal(message["legal"], view.seat)
                 request_id = message["id"]
@@ -239,13 +249,7 @@ def _serve(bot: Bot, lines, send) -> None:
 
         elif kind == "game_end":
             if wants_events:
-                for data in message.get("events") or ():
-                    try:
-                        event = event_from_json(data)
-                    except MalformedMessage as e:
-                        logger.error("cannot read an event: %s", e)
-                        continue
-                    _safely("on_event", bot.on_event, event)
+                _tell_events(bot, message.get("events") or ())
             _safely("on_game_end", bot.on_game_end, message.get("game", 0), message.get("result"))
 
         elif kind == "hello":
