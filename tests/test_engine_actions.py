@@ -55,7 +55,20 @@ def test_parse_action_is_lenient_about_case_space_and_10():
 
 @pytest.mark.parametrize(
     "text",
-    ["", "hello", "pass 3", "bid", "bid four", "bid -1", "trump X", "play XX", "play", "fold"],
+    [
+        "",
+        "hello",
+        "pass 3",
+        "bid",
+        "bid four",
+        "bid -1",
+        "bid ²",
+        "bid 1²",
+        "trump X",
+        "play XX",
+        "play",
+        "fold",
+    ],
 )
 def test_bad_action_text_raises_action_error_naming_it(text):
     with pytest.raises(ActionError) as info:

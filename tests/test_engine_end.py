@@ -133,6 +133,27 @@ def test_a_thrown_in_deal_counts_towards_max_hands():
     assert game.result() == GameResult(winner=0, scores=(4, 1, 1), places=(1, 2, 2), hands=2)
 
 
+def test_a_thrown_in_deal_at_max_hands_ends_the_game_with_a_clear_leader():
+    game = played(HAND_A, (0, 0, 0), rules=Rules(max_hands=3))
+    assert game.scores == [4, 1, 1] and game.hand_no == 1
+    for _ in range(12):  # deals 1 and 2 are thrown in; the third deal is the last
+        if game.is_over:
+            break
+        game.apply(PASS)
+    assert game.result() == GameResult(winner=0, scores=(4, 1, 1), places=(1, 2, 2), hands=3)
+
+
+def test_a_game_where_everyone_always_passes_still_ends():
+    # A league night must end even when six bots do nothing but pass.
+    game = Game.new(2, Rules(max_hands=5))
+    for _ in range(6 * 50):
+        if game.is_over:
+            break
+        game.apply(PASS)
+    assert game.is_over
+    assert game.result().hands <= 50
+
+
 def test_nothing_may_be_played_once_the_game_is_over():
     game = played(HAND_A, (17, 0, 0))
     assert game.legal_actions().choices == ()
