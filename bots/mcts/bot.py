@@ -13,8 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from arena.sdk import run  # noqa: E402
-from mctsbot.player import DEFAULT_SHARE, MAX_SHARE, MctsBot  # noqa: E402
+from mctsbot.player import DEFAULT_SHARE, MAX_SHARE, MctsBot
+
+from arena.sdk import run
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,8 +10,10 @@ that every sampled game agrees with everything the seat has seen:
   bauers, the 2 and the joker of trumps are never discarded.
 
 Cards are placed most-constrained first, each into an allowed place chosen with probability
-proportional to its free room, with a few retries; this is close to uniform over the consistent
-deals (bids are not used as evidence).
+proportional to its free room; this is close to uniform over the consistent deals (bids are not
+used as evidence). If that greedy placement fails a few times, an exact placement checks with a
+small max-flow before each card that the rest still fits, so sampling never fails on a view
+that the true deal fits.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from arena.engine import DECK, JOKER, Card, Game, View, determinize, left_bauer,
 
 from .policy import EFF, TRUMP
 
-__all__ = ["Assignment", "Knowledge", "SampleError", "voids_of"]
+__all__ = ["RELAXED", "STRICT", "Assignment", "Knowledge", "SampleError", "voids_of"]
 
 SEATS = 6
 STOCK = 6
+STRICT, RELAXED = 0, 1
+"""Constraint sets: STRICT lets nobody's discards hold trumps; RELAXED lets the dealer's hold
+unprotected trumps, the dealer then holding only trumps (tried when STRICT cannot be met)."""
 """Place number of the stock; places 0-5 are seat hands, 7 + s is seat s's discards."""
 DISCARD = 7
 
@@ -106,52 +111,53 @@ class Knowledge:
             and all(EFF[trump][c] == TRUMP for s, c in view.trick if s == dealer)
         )
         self.protected = protected_trumps(trump) if trump is not None else frozenset()
-        self._options = {strict: self._build_options(strict) for strict in (True, False)}
+        modes = [STRICT, RELAXED] if self.dealer_may_discard_trump else [STRICT]
+        self.mode = None
+        """The constraint set in use: STRICT if it can be met, else RELAXED."""
+        for mode in modes:
+            options = [(c, self._places(c, mode)) for c in self.unseen]
+            if _feasible(_classes(options), self.caps):
+                self.mode, self._options = mode, options
+                break
+        else:
+            raise SampleError(
+                f"no placement of the unseen cards fits the view of seat {me} "
+                f"(voids {self.voids}, places {self.caps})"
+            )
 
-    def _allowed(self, card: Card, place: int, strict: bool) -> bool:
+    def allowed(self, card: Card, place: int, mode: int) -> bool:
+        """Whether ``card`` may lie in ``place`` (0-5 a hand, 6 the stock, 7 + s the discards
+        of seat s) under constraint set ``mode``."""
         view = self.view
         if self.caps[place] == 0:
             return False
         trump = view.trump
+        if trump is None:
+            return True
+        is_trump = EFF[trump][card] == TRUMP
+        relaxed = mode == RELAXED and self.dealer_may_discard_trump
         if place < SEATS:
-            return trump is None or EFF[trump][card] not in self.voids[place]
-        if place == STOCK:
+            if relaxed and place == view.dealer and not is_trump:
+                return False  # a dealer who laid trumps away kept only trumps
+            return EFF[trump][card] not in self.voids[place]
+        if place == STOCK or not is_trump:
             return True
-        s = place - DISCARD
-        if trump is None or EFF[trump][card] != TRUMP:
-            return True
-        if s != view.dealer or strict or not self.dealer_may_discard_trump:
-            return False
-        return card not in self.protected
+        return relaxed and place - DISCARD == view.dealer and card not in self.protected
 
-    def _build_options(self, strict: bool) -> list[tuple[Card, tuple[int, ...]]]:
-        places = [p for p in range(len(self.caps)) if self.caps[p]]
-        opts = [(c, tuple(p for p in places if self._allowed(c, p, strict))) for c in self.unseen]
-        return opts
+    def _places(self, card: Card, mode: int) -> tuple[int, ...]:
+        return tuple(p for p in range(len(self.caps)) if self.allowed(card, p, mode))
 
-    def assign(self, rng: random.Random, *, tries: int = 30) -> Assignment:
-        """A random placement of the unseen cards meeting every constraint."""
-        for strict in (True, False):
-            if not strict and not self.dealer_may_discard_trump:
-                break
-            options = self._options[strict]
-            for _ in range(tries):
-                got = self._try(options, rng)
-                if got is not None and (strict or self._dealer_consistent(got)):
-                    return got
-        raise SampleError(f"no consistent placement of the unseen cards for seat {self.view.seat}")
+    def assign(self, rng: random.Random, *, tries: int = 8) -> Assignment:
+        """A random placement of the unseen cards meeting every constraint: a quick greedy
+        placement, retried a few times, then an exact one (slower) that cannot fail."""
+        for _ in range(tries):
+            placed = self._greedy(rng)
+            if placed is not None:
+                return self._assignment(placed)
+        return self._assignment(self._exact(rng))
 
-    def _dealer_consistent(self, a: Assignment) -> bool:
-        """A dealer who laid away a trump keeps only trumps."""
-        trump = self.view.trump
-        dealer = self.view.dealer
-        eff = EFF[trump]
-        if any(eff[c] == TRUMP for c in a.discards.get(dealer, ())):
-            return all(eff[c] == TRUMP for c in a.hands[dealer])
-        return True
-
-    def _try(self, options, rng: random.Random) -> Assignment | None:
-        items = options[:]
+    def _greedy(self, rng: random.Random) -> list[list[Card]] | None:
+        items = self._options[:]
         rng.shuffle(items)
         items.sort(key=lambda item: len(item[1]))  # stable: random order within a class
         room = self.caps[:]
@@ -172,6 +178,30 @@ class Knowledge:
                 p = next(q for q in reversed(places) if room[q])
             room[p] -= 1
             placed[p].append(card)
+        return placed
+
+    def _exact(self, rng: random.Random) -> list[list[Card]]:
+        """Place cards one by one, each where the rest can still be placed (max-flow check)."""
+        items = self._options[:]
+        rng.shuffle(items)
+        classes = _classes(items)
+        room = self.caps[:]
+        placed: list[list[Card]] = [[] for _ in room]
+        for card, places in items:
+            classes[places] -= 1
+            choices = [p for p in places if room[p]]
+            while True:
+                weights = [room[p] for p in choices]
+                p = rng.choices(choices, weights)[0]
+                room[p] -= 1
+                if _feasible(classes, room):
+                    break
+                room[p] += 1
+                choices.remove(p)
+            placed[p].append(card)
+        return placed
+
+    def _assignment(self, placed: list[list[Card]]) -> Assignment:
         me = self.view.seat
         return Assignment(
             hands={s: placed[s] for s in range(SEATS) if s != me},
@@ -185,3 +215,67 @@ class Knowledge:
         """A complete game (no event log) consistent with the view."""
         a = self.assign(rng)
         return determinize(self.view, a.hands, a.stock, seed=rng.randrange(1 << 30))
+
+
+def _classes(options) -> dict[tuple[int, ...], int]:
+    """How many cards share each tuple of allowed places."""
+    out: dict[tuple[int, ...], int] = {}
+    for _card, places in options:
+        out[places] = out.get(places, 0) + 1
+    return out
+
+
+def _feasible(classes: dict[tuple[int, ...], int], room: list[int]) -> bool:
+    """Whether the cards of ``classes`` fit the places' ``room`` (a small max-flow)."""
+    need = sum(classes.values())
+    if need > sum(room):
+        return False
+    keys = [k for k, n in classes.items() if n]
+    left = [classes[k] for k in keys]
+    free = room[:]
+    # flow[i][p]: cards of class i sent to place p
+    flow = [dict.fromkeys(k, 0) for k in keys]
+    total = 0
+    for i in range(len(keys)):
+        while left[i]:
+            path = _augment(i, keys, flow, free)
+            if path is None:
+                return False
+            left[i] -= 1
+            total += 1
+    return total == need
+
+
+def _augment(start: int, keys, flow, free) -> list | None:
+    """Send one more card of class ``start`` along an augmenting path, if there is one."""
+    # Breadth-first over classes; an edge class -> place is always open, place -> class is open
+    # where that class already sends a card to the place (it can be moved elsewhere).
+    parent: dict = {("c", start): None}
+    queue = [("c", start)]
+    while queue:
+        node = queue.pop(0)
+        if node[0] == "c":
+            for p in keys[node[1]]:
+                nxt = ("p", p)
+                if nxt not in parent:
+                    parent[nxt] = node
+                    if free[p] > 0:
+                        # Found: walk back, shifting one card along the path.
+                        free[p] -= 1
+                        cur = nxt
+                        while parent[cur] is not None:
+                            prev = parent[cur]
+                            if cur[0] == "p":
+                                flow[prev[1]][cur[1]] += 1
+                            else:
+                                flow[cur[1]][prev[1]] -= 1
+                            cur = prev
+                        return [nxt]
+                    queue.append(nxt)
+        else:
+            p = node[1]
+            for j in range(len(keys)):
+                if flow[j].get(p, 0) > 0 and ("c", j) not in parent:
+                    parent[("c", j)] = node
+                    queue.append(("c", j))
+    return None

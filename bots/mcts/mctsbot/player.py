@@ -101,7 +101,9 @@ class MctsBot(Bot):
     def _decide(self, view: View, legal: LegalActions, candidates: list[Action], heuristic):
         if len(candidates) == 1:
             return candidates[0]
-        budget = self.time_budget(self.share) - MARGIN
+        # Keep a little time for answering: MARGIN, or a quarter of a very short budget.
+        budget = self.time_budget(self.share)
+        budget -= min(MARGIN, 0.25 * self.share * (self.info.move_seconds if self.info else 0.0))
         if budget < MIN_SEARCH:
             log.info(
                 "hand %d %s: no time (%.3fs), heuristic", view.hand_no, legal.phase.value, budget
@@ -111,10 +113,7 @@ class MctsBot(Bot):
         self.decisions += 1
         self.simulations += result.simulations
         self.search_seconds += result.seconds
-        if result.iterations == 0:
-            action = heuristic(view, legal)
-        else:
-            action = result.action
+        action = heuristic(view, legal) if result.iterations == 0 else result.action
         log.info(
             "hand %d %s: sims=%d deals=%d in %.3fs -> %s (%s)",
             view.hand_no,
@@ -123,7 +122,7 @@ class MctsBot(Bot):
             result.iterations,
             result.seconds,
             action,
-            " ".join(f"{a}={m:+.2f}" for a, m in zip(candidates, result.means)),
+            " ".join(f"{a}={m:+.2f}" for a, m in zip(candidates, result.means, strict=False)),
         )
         return action
 

@@ -160,7 +160,7 @@ def choose_play(hand, trick, trump: Suit, seat: int, bidder: int) -> Card:
     best_seat = -1
     for s, c in trick:
         e = eff[c]
-        if (e == TRUMP or e == led) and pw[c] > best_power:
+        if (e in (TRUMP, led)) and pw[c] > best_power:
             best_power, best_seat = pw[c], s
     follow = [c for c in hand if eff[c] == led]
     legal = follow or hand
