@@ -60,6 +60,10 @@ def _run(tournament: Tournament, store: Store, workers: int | None, restart: boo
     except StoreError as exc:
         fail(str(exc))
         raise
+    except KeyboardInterrupt:
+        # Before any match started (while hashing bots or opening the night): nothing to keep.
+        click.echo("interrupted: run the same command again to resume", err=True)
+        sys.exit(130)
 
 
 @main.command()
