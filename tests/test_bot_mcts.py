@@ -213,6 +213,18 @@ def test_with_no_time_left_the_bot_answers_at_once_with_a_legal_action():
     assert bot.simulations == 0
 
 
+def test_a_spent_cpu_allowance_for_the_match_leaves_only_the_heuristic():
+    bot = MctsBot(seed=0, cpu_seconds=0.0)
+    bot.info = MatchInfo(0, Rules(), 1.0, 10.0, games=6)
+    for game, _seat in SITUATIONS[:40]:
+        bot.info.seat = game.turn
+        bot.request_received = time.monotonic()
+        legal = game.legal_actions()
+        assert bot.act(game.view(game.turn), legal) in legal
+        assert time.monotonic() - bot.request_received < 0.01
+    assert bot.simulations == 0
+
+
 def test_a_share_outside_its_range_is_refused():
     with pytest.raises(ValueError, match=r"share 1\.5 is out of range"):
         MctsBot(share=1.5)

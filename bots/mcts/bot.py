@@ -1,7 +1,8 @@
 """The mcts bot's program: determinized Monte Carlo search on the arena SDK.
 
-Usage: ``python3 bot.py [--share S]``: use the share S (default 0.5, at most 0.9) of the
-per-decision time limit; the environment variable ``MCTS_SHARE`` sets the default too.
+Usage: ``python3 bot.py [--share S] [--cpu-seconds C] [--seed N]``: use the share S (default
+0.5, at most 0.9) of the per-decision time limit (the environment variable ``MCTS_SHARE`` sets
+the default too), and at most C CPU seconds (default 400) over a whole match.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mctsbot.player import DEFAULT_SHARE, MAX_SHARE, MctsBot
+from mctsbot.player import DEFAULT_CPU_SECONDS, DEFAULT_SHARE, MAX_SHARE, MctsBot
 
 from arena.sdk import run
 
@@ -27,12 +28,19 @@ def main(argv: list[str] | None = None) -> None:
         help=f"share of the per-decision time limit to use (default {DEFAULT_SHARE}, "
         f"at most {MAX_SHARE})",
     )
+    parser.add_argument(
+        "--cpu-seconds",
+        type=float,
+        default=DEFAULT_CPU_SECONDS,
+        help=f"CPU seconds to spend on a whole match at most (default {DEFAULT_CPU_SECONDS:g}; "
+        "keep it below the arena's cpu_seconds limit)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's own sampling")
     args = parser.parse_args(argv)
     if args.share is not None and not 0.0 < args.share <= MAX_SHARE:
         parser.error(f"--share {args.share!r} is out of range: give a number in (0, {MAX_SHARE}]")
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(message)s")
-    run(MctsBot(seed=args.seed, share=args.share))
+    run(MctsBot(seed=args.seed, share=args.share, cpu_seconds=args.cpu_seconds))
 
 
 if __name__ == "__main__":

@@ -43,6 +43,12 @@ MARGIN = 0.02
 MIN_SEARCH = 0.003
 """Below this much time the bot answers with the heuristic at once."""
 MAX_SHARE = 0.9
+DEFAULT_CPU_SECONDS = 400.0
+"""CPU seconds the bot plans to spend on a whole match: the arena kills a bot process that uses
+more than its ``cpu_seconds`` limit (600 by default), so at slow time controls and long
+matches the bot thinks less per decision rather than die."""
+DECISIONS_PER_GAME = 65
+"""Searched decisions of one seat in an average game (measured: 63; up to ~120)."""
 
 
 def _share_from_env() -> float:
@@ -60,12 +66,20 @@ class MctsBot(Bot):
     name = "mcts"
     version = "1.0"
 
-    def __init__(self, seed: int | None = None, share: float | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        share: float | None = None,
+        cpu_seconds: float = DEFAULT_CPU_SECONDS,
+    ) -> None:
         super().__init__(seed)
         share = _share_from_env() if share is None else share
         if not 0.0 < share <= MAX_SHARE:
             raise ValueError(f"share {share!r} is out of range: give a number in (0, {MAX_SHARE}]")
         self.share = share
+        self.cpu_seconds = cpu_seconds
+        self._cpu_start = time.process_time()
+        self._games_done = 0
         self.decisions = 0
         self.simulations = 0
         self.search_seconds = 0.0
@@ -84,7 +98,12 @@ class MctsBot(Bot):
     def play(self, view: View, legal: LegalActions) -> Play:
         return self._decide(view, legal, list(legal.choices), self._heuristic_play)
 
+    def on_match_start(self, info) -> None:
+        self._cpu_start = time.process_time()
+        self._games_done = 0
+
     def on_game_end(self, game: int, result: dict) -> None:
+        self._games_done += 1
         if self.decisions:
             log.info(
                 "game %s: %d decisions, %d simulations in %.2fs (%.0f sims/decision)",
@@ -104,6 +123,7 @@ class MctsBot(Bot):
         # Keep a little time for answering: MARGIN, or a quarter of a very short budget.
         budget = self.time_budget(self.share)
         budget -= min(MARGIN, 0.25 * self.share * (self.info.move_seconds if self.info else 0.0))
+        budget = min(budget, self._cpu_allowance())
         if budget < MIN_SEARCH:
             log.info(
                 "hand %d %s: no time (%.3fs), heuristic", view.hand_no, legal.phase.value, budget
@@ -125,6 +145,13 @@ class MctsBot(Bot):
             " ".join(f"{a}={m:+.2f}" for a, m in zip(candidates, result.means, strict=False)),
         )
         return action
+
+    def _cpu_allowance(self) -> float:
+        """Seconds this decision may use so that the match stays within ``cpu_seconds``."""
+        games = self.info.games if self.info is not None else 1
+        used = time.process_time() - self._cpu_start
+        ahead = DECISIONS_PER_GAME * max(1, games - self._games_done) - self.decisions
+        return max(0.0, self.cpu_seconds - used) / max(20, ahead)
 
     @staticmethod
     def _heuristic_bid(view: View, legal: LegalActions) -> Bid:
