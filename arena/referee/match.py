@@ -101,8 +101,6 @@ class _Player:
     """What is left of its time bank in the current game."""
     event_index: int = 0
     """Index into the current game's events of the first event it has not been sent."""
-    fallback: bool = False
-    """Its decisions in the current game are the referee's random legal ones."""
     times: list[float] = field(default_factory=list)
 
     @property
@@ -379,7 +377,6 @@ class _Match:
         for player in by_seat:
             player.bank = spec.time_control.bank
             player.event_index = 0
-            player.fallback = player.process is None  # retired, or failed to (re)start
         self.broadcast(by_seat, lambda p: game_start_message(index, p.seat))
         faulted_entries = {f.entry for f in faults}
         if forfeit and faults:
@@ -390,7 +387,8 @@ class _Match:
             seat = game.current_player
             player = by_seat[seat]
             legal = game.legal_actions()
-            if player.fallback:
+            if player.process is None:
+                # Retired, or failed to restart: the referee plays for it.
                 action = legal.sample(rng)
             else:
                 try:
@@ -402,8 +400,8 @@ class _Match:
                     if forfeit:
                         return self.end_game(index, game, by_seat, faults, faulted_entries)
                     self.retire_if_over(player.entry)
-                    if player.retired or not self.restart_midgame(player, index, faults):
-                        player.fallback = True
+                    if not player.retired:
+                        self.restart_midgame(player, index, faults)
                     action = legal.sample(rng)
                     if debug:
                         logger.debug("fallback for %s: %s", player.label, action)
@@ -453,22 +451,20 @@ class _Match:
             raise _BotFault(FaultKind.ILLEGAL, _illegal_detail(game, action), _truncate(reply))
         return action
 
-    def restart_midgame(self, player: _Player, index: int, faults: list[Fault]) -> bool:
+    def restart_midgame(self, player: _Player, index: int, faults: list[Fault]) -> None:
         """Fallback policy: a fresh process for ``player`` before its next decision. It gets
-        a ``game_start`` and, with its next request, every event of the game so far."""
+        a ``game_start`` and, with its next request, every event of the game so far. If that
+        fails, it is left without a process (the referee plays for it) until the next game."""
         new = self.start([player], index)
-        if new:
-            faults.extend(new)
-            self.retire_if_over(player.entry)
-            return False
-        try:
-            player.send(game_start_message(index, player.seat))
-        except _BotFault as e:
-            faults.append(self.fault_from(player, index, e))
-            self.retire_if_over(player.entry)
-            return False
-        player.event_index = 0
-        return True
+        if not new:
+            try:
+                player.send(game_start_message(index, player.seat))
+                player.event_index = 0
+                return
+            except _BotFault as e:
+                new = [self.fault_from(player, index, e)]
+        faults.extend(new)
+        self.retire_if_over(player.entry)
 
     def end_game(
         self,
