@@ -139,8 +139,8 @@ def _last_to_a_clubs_trick(seat5: str, second: str = "KC 8D", third: str = "5C 7
 @pytest.mark.parametrize(
     ("hand", "expected"),
     [
-        ("AH 2H KH QH JH TH", "bid 5"),
-        ("AS 2S KS 7S 4C 6H", "bid 3"),
+        ("AH 2H KH QH JH TH", "bid 6"),
+        ("AS 2S 7S 9D 4C 6H", "bid 3"),
         ("3C 5D 7S 9H 4C 6D", "pass"),
     ],
 )
