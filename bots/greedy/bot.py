@@ -96,6 +96,8 @@ class GreedyBot(Bot):
     """See the module docstring."""
 
     name = "greedy"
+    STAKE = 4
+    """Trick value (card points, 3 per point card) worth taking with an unsure winner."""
     version = "1.0"
 
     # ------------------------------------------------------------ bidding and trump
@@ -208,7 +210,7 @@ class GreedyBot(Bot):
             if sure:
                 # Certain to win: take it with a point card if we have one, else the cheapest.
                 return max(sure, key=lambda c: (_gift_value(c, trump), -_keep_value(c, trump)))
-            if at_stake >= 4:
+            if at_stake >= self.STAKE:
                 return min(winners, key=lambda c: _keep_value(c, trump))
         # Lost (or the partner's): play low, keeping point cards and high trumps.
         return min(cards, key=lambda c: (_point_card(c, trump), _keep_value(c, trump)))
