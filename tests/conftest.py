@@ -52,7 +52,9 @@ def setup_game(
     game.bidder = bidder
     game.bid = bid
     game.scores = list(scores)
-    used = {c for h in game.hands for c in h} | set(game.stock)
+    given = [c for h in game.hands for c in h] + game.stock
+    used = set(given)
+    assert len(given) == len(used), f"a card is given twice: {hands} {stock}"
     game.discards = [[] for _ in range(6)]
     game.discards[dealer] = [c for c in DECK if c not in used]
     return game
@@ -106,6 +108,7 @@ def install_hand(game: Game, trump: str, bidder: int, bid: int, tricks: list[str
     be ``tricks``. The cards not played are laid in the dealer's discards."""
     hands = [cards(h) for h in tricks_to_hands(trump, bidder, tricks)]
     used = {c for h in hands for c in h}
+    assert len(used) == 36, f"a card is played twice: {tricks}"
     game.hands = hands
     game.stock = []
     game.discards = [[] for _ in range(6)]
