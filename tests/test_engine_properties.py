@@ -20,7 +20,15 @@ from arena.engine import (
     parse_action,
     right_bauer,
 )
-from arena.engine.events import HandScored, Point
+from arena.engine.events import (
+    CardPlayed,
+    DealerExchanged,
+    Exchanged,
+    HandDealt,
+    HandScored,
+    Point,
+    visible_to,
+)
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FEW_HANDS = Rules(max_hands=4)
@@ -234,3 +242,32 @@ def test_random_games_end_with_a_winner_and_consistent_places(seed, rng_seed):
     others = sorted((t for t in range(3) if t != result.winner), key=lambda t: -scores[t])
     assert result.places[others[0]] == 2
     assert result.places[others[1]] == (2 if scores[others[1]] == scores[others[0]] else 3)
+
+
+def cards_in(value) -> set[Card]:
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, tuple | list | frozenset):
+        return set().union(*map(cards_in, value)) if value else set()
+    if hasattr(value, "__dataclass_fields__"):
+        return cards_in(tuple(getattr(value, f) for f in value.__dataclass_fields__))
+    return set()
+
+
+@settings(max_examples=100, deadline=None)
+@given(SEEDS, SEEDS)
+def test_events_as_a_seat_sees_them_hold_only_cards_that_seat_may_know(seed, rng_seed):
+    game = play_out(seed, rng_seed)
+    for seat in range(6):
+        known: set[Card] = set()
+        for event in game.events:
+            kind = type(event)
+            if kind is HandDealt:
+                known = set(event.hands[seat])
+            elif kind in (Exchanged, DealerExchanged) and event.seat == seat:
+                known |= cards_in(event)
+            elif kind is CardPlayed:
+                known.add(event.card)
+            seen = visible_to(event, seat)
+            if seen is not None:
+                assert cards_in(seen) <= known, (seat, event)
