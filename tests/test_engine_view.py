@@ -294,7 +294,7 @@ def test_a_copy_plays_on_exactly_like_the_original():
     assert snapshot(copy) == snapshot(game)
 
 
-def test_bidding_through_the_verbs_reaches_the_view():
+def test_a_view_shows_every_bid_the_trump_and_the_exchange_counts():
     game = Game.new(SEED)
     d = game.dealer
     for action in [PASS, Bid(3), PASS, Bid(5), PASS, PASS]:
