@@ -111,7 +111,7 @@ def parse_action(text: str) -> Action:
     try:
         if word == "pass" and not rest:
             return PASS
-        if word == "bid" and rest.isdigit():
+        if word == "bid" and rest.isascii() and rest.isdigit():
             return Bid(int(rest))
         if word == "trump":
             return TRUMPS[Suit.parse(rest)]

@@ -86,10 +86,10 @@ class Rules:
     target: int = 21
     """A game ends after the hand in which a team reaches this score."""
     max_hands: int = 60
-    """Arena ruling: after this many deals the game ends even if nobody has reached
-    ``target``; the highest score wins, with rules 22-23 for a tie at the top. Uniformly
-    random (or badly broken) bots can drive every score ever further below zero, and a
-    league night must end."""
+    """Arena ruling A1: the game ends after this many deals (thrown-in ones included) even if
+    nobody has reached ``target``: the highest score wins; a tie at the top goes to that deal's
+    bidding team if it is among the tied, else to the lowest-numbered tied team. Uniformly
+    random, always-passing or broken bots would otherwise never finish a league night."""
 
     def to_json(self) -> dict:
         return {"target": self.target, "max_hands": self.max_hands}
@@ -261,6 +261,8 @@ class Game:
         rules do not allow it (the state is then unchanged)."""
         phase = self.phase
         kind = type(action)
+        if kind not in _ACTION_TYPES:
+            raise IllegalActionError(f"not an action: {action!r}")
         if phase is Phase.PLAY and kind is Play:
             self._play(action.card)
         elif phase is Phase.BIDDING and kind is Bid:
@@ -328,6 +330,9 @@ class Game:
             if self.bidder is None:
                 if self.events is not None:
                     self.events.append(HandThrownIn(self.hand_no))
+                if self.hand_no + 1 >= self.rules.max_hands:
+                    self._end(self._game_winner(None))
+                    return
                 self.hand_no += 1  # the same dealer deals again
                 self._deal()
             else:
@@ -476,7 +481,10 @@ class Game:
             self.hand_no += 1
             self.dealer = (self.dealer + 1) % SEATS
             self._deal()
-            return
+        else:
+            self._end(winner)
+
+    def _end(self, winner: int) -> None:
         self.winner = winner
         others = sorted((t for t in range(TEAMS) if t != winner), key=lambda t: -self.scores[t])
         places = [0, 0, 0]
@@ -489,18 +497,20 @@ class Game:
         if self.events is not None:
             self.events.append(GameOver(winner, tuple(self.scores), self.places))
 
-    def _game_winner(self, bid_team: int) -> int | None:
-        """Rules 22-23 (and the hand limit): who has won after this hand, if anyone."""
+    def _game_winner(self, bid_team: int | None) -> int | None:
+        """Rules 22-23 and arena ruling A1: who has won after this deal, if anyone."""
         scores = self.scores
         top = max(scores)
-        if top < self.rules.target and self.hand_no + 1 < self.rules.max_hands:
+        last_deal = self.hand_no + 1 >= self.rules.max_hands
+        if top < self.rules.target and not last_deal:
             return None
         leaders = [t for t in range(TEAMS) if scores[t] == top]
         if len(leaders) == 1:
             return leaders[0]
         if bid_team in leaders:
             return bid_team
-        return None  # a tie at the top between non-bidders: play on
+        # A tie at the top between non-bidders plays on (rule 23), except after the last deal.
+        return leaders[0] if last_deal else None
 
     def view(self, seat: int):
         """What ``seat`` may know now (an :class:`arena.engine.view.View`)."""
@@ -514,6 +524,8 @@ class Game:
             f"turn={self.turn} scores={self.scores}>"
         )
 
+
+_ACTION_TYPES = (Bid, NameTrump, Discard, Play)
 
 _PHASE_ACTION = {
     Phase.BIDDING: "a bid or a pass",

@@ -112,8 +112,9 @@ def determinize(
     seed: int = 0,
 ) -> Game:
     """A complete game that agrees with ``view``, with ``hands`` for the other five seats and
-    ``stock`` (top first) for the undrawn stock. Cards left over are taken as the others'
-    hidden discards. ``seed`` only decides the deals of later hands. The game keeps no events.
+    ``stock`` (top first) for the undrawn stock. The unseen cards left over are the others'
+    hidden discards; play and scoring never look at them, so they are not placed anywhere.
+    ``seed`` only decides the deals of later hands. The game keeps no events.
 
     Raises :class:`DeterminizeError` when a hand or the stock has the wrong size or a card
     is given twice or is one the seat has seen."""
