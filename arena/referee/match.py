@@ -8,6 +8,7 @@ each ``game_start``. See ``docs/protocol.md`` (section *Faults*) for the fault p
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import tempfile
@@ -41,11 +42,10 @@ from arena.protocol import (
     hello_message,
     parse_hello,
     parse_reply,
-    view_to_json,
 )
-from arena.protocol.messages import legal_to_json
 
 from .spec import Fault, FaultKind, FaultPolicy, GameOutcome, MatchResult, MatchSpec
+from .wire import EventCache, request_line
 
 __all__ = ["play_match"]
 
@@ -193,6 +193,7 @@ class _Match:
         self.request_id = 0
         self.decisions = 0
         self.debug = logger.isEnabledFor(logging.DEBUG)
+        self.move_text = json.dumps(tc.move)
 
     # ---------------------------------------------------------------- processes
 
@@ -383,6 +384,7 @@ class _Match:
             return self.end_game(index, game, by_seat, faults, faulted_entries)
 
         debug = self.debug
+        cache = EventCache(game.events)
         while not game.is_over:
             seat = game.current_player
             player = by_seat[seat]
@@ -392,7 +394,7 @@ class _Match:
                 action = legal.sample(rng)
             else:
                 try:
-                    action = self.decide(player, game, legal, move)
+                    action = self.decide(player, game, legal, move, cache)
                 except _BotFault as e:
                     fault = self.fault_from(player, index, e)
                     faults.append(fault)
@@ -408,24 +410,23 @@ class _Match:
             game.apply(action)
         return self.end_game(index, game, by_seat, faults, set())
 
-    def decide(self, player: _Player, game: Game, legal: LegalActions, move: float) -> Action:
+    def decide(
+        self, player: _Player, game: Game, legal: LegalActions, move: float, cache: EventCache
+    ) -> Action:
         """One round trip: the request to ``player`` and its validated, legal answer."""
         seat = player.seat
-        events = game.events
         start = player.event_index
-        player.event_index = len(events)
+        player.event_index = len(game.events)
         self.request_id += 1
         request_id = self.request_id
         limit = move + player.bank
-        line = encode(
-            {
-                "type": "request",
-                "id": request_id,
-                "events": [event_to_json(visible_to(e, seat)) for e in events[start:]],
-                "view": view_to_json(game.view(seat)),
-                "legal": legal_to_json(legal),
-                "time": {"move": move, "bank": round(player.bank, 3)},
-            }
+        line = request_line(
+            request_id,
+            cache.since(start, seat),
+            game.view(seat),
+            legal,
+            self.move_text,
+            round(player.bank, 3),
         )
         process = player.process
         if self.debug:
