@@ -1,0 +1,87 @@
+"""Resource limits of a bot process, and the tiny launcher that applies them before the bot runs.
+
+The launcher (``python -I -S -c LAUNCHER ...``) sets the limits, optionally makes itself a child
+subreaper that dies with the arena, then ``exec``s the bot, so the bot keeps the launcher's pid.
+If anything fails before the ``exec`` it writes one line to a status pipe, which the arena
+turns into :class:`arena.process.BotStartError`. Setting limits in ``preexec_fn`` instead is
+unsafe in a threaded referee (the forked child may deadlock before ``exec``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from arena.referee.spec import Limits
+
+__all__ = ["LAUNCHER", "launcher_argv", "rlimits"]
+
+LAUNCHER = r"""
+import os, resource, sys
+fd = int(sys.argv[1])
+try:
+    ppid = int(sys.argv[2])
+    if ppid:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans stay in the bot's tree
+        libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: die with the arena
+        if os.getppid() != ppid:
+            os._exit(1)
+    for item in sys.argv[3].split(","):
+        name, soft, hard = item.split(":")
+        which = getattr(resource, name)
+        soft, hard = int(soft), int(hard)
+        ceiling = resource.getrlimit(which)[1]
+        if ceiling != resource.RLIM_INFINITY and hard > ceiling:
+            hard = ceiling
+        resource.setrlimit(which, (min(soft, hard), hard))
+    os.set_inheritable(fd, False)
+    os.execv(sys.argv[5], sys.argv[5:])
+except BaseException as exc:
+    message = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    os.write(fd, message.encode("utf-8", "replace")[:1000])
+    os._exit(127)
+"""
+"""Source of the launcher; ``argv``: status fd, arena pid (0: no subreaper), limits, ``--``,
+the bot's argv."""
+
+
+def rlimits(limits: Limits) -> list[tuple[str, int, int]]:
+    """``(RLIMIT name, soft, hard)`` for a bot under ``limits``.
+
+    Memory is limited with ``RLIMIT_DATA`` (heap and private writable mappings), not
+    ``RLIMIT_AS``: V8 reserves far more address space than it uses, and Node.js crashes at
+    start under an address-space limit of 512 MB and cannot create WebAssembly memory under
+    1024 MB. CPU time gets a soft limit (SIGXCPU) one second before the hard one (SIGKILL).
+    """
+    memory = limits.memory_mb << 20
+    return [
+        ("RLIMIT_DATA", memory, memory),
+        ("RLIMIT_CPU", limits.cpu_seconds, limits.cpu_seconds + 1),
+        ("RLIMIT_FSIZE", limits.file_size_mb << 20, limits.file_size_mb << 20),
+        ("RLIMIT_NOFILE", limits.open_files, limits.open_files),
+        ("RLIMIT_CORE", 0, 0),
+    ]
+
+
+def launcher_argv(
+    argv: Sequence[str], *, limits: Limits, status_fd: int, subreaper_of: int = 0
+) -> list[str]:
+    """``argv`` prefixed with the launcher that applies ``limits``.
+
+    ``subreaper_of``: the arena's pid, to make the bot a child subreaper that is killed when
+    the arena dies (used without bubblewrap, whose pid namespace does both); 0 for neither."""
+    spec = ",".join(f"{name}:{soft}:{hard}" for name, soft, hard in rlimits(limits))
+    return [
+        sys.executable,
+        "-I",
+        "-S",
+        "-c",
+        LAUNCHER,
+        str(status_fd),
+        str(subreaper_of),
+        spec,
+        "--",
+        *argv,
+    ]

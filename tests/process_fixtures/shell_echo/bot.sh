@@ -1,0 +1,4 @@
+#!/bin/sh
+while IFS= read -r line; do
+    printf '%s\n' "$line"
+done
