@@ -138,8 +138,14 @@ class _Player:
         line = encode(message)
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug("-> %s %s", self.label, line)
+        self.write(line)
+
+    def write(self, line: str) -> None:
+        """Write one line; a bot that does not take it raises :class:`_BotFault`."""
         try:
             self.process.send(line)
+        except BotTimeout as e:
+            raise _BotFault(FaultKind.TIMEOUT, f"the bot does not read its input: {e}") from None
         except (BotProcessError, OSError) as e:
             raise _BotFault(FaultKind.CRASH, _crash_detail(self.process, e)) from None
 
@@ -151,7 +157,10 @@ class _Player:
         except BotTimeout:
             raise _BotFault(FaultKind.TIMEOUT, f"no answer within {timeout:.3f} s") from None
         except LineTooLong as e:
-            raise _BotFault(FaultKind.LINE_TOO_LONG, _one_line(e), _offending(e)) from None
+            # The message quotes the start of the line.
+            raise _BotFault(
+                FaultKind.LINE_TOO_LONG, _one_line(e), _truncate(_one_line(e))
+            ) from None
         except MalformedOutput as e:
             raise _BotFault(FaultKind.MALFORMED, _one_line(e), _offending(e)) from None
         except (BotExited, BotProcessError, OSError) as e:
@@ -162,16 +171,18 @@ class _Player:
 
 
 def _offending(error: Exception) -> str:
-    text = getattr(error, "line", None) or getattr(error, "offending", None) or ""
-    return _truncate(str(text))
+    """The offending output a process error carries (``MalformedOutput.data``), if any."""
+    data = getattr(error, "data", None) or b""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(data)
+    return _truncate(text)
 
 
 def _crash_detail(process: BotProcess | None, error: Exception) -> str:
-    code = None
-    if process is not None:
+    code = getattr(error, "returncode", None)
+    if code is None and process is not None:
         try:
             code = process.returncode
-        except Exception:
+        except (BotProcessError, OSError):
             code = None
     status = "" if code is None else f" (exit status {code})"
     return f"the bot's process exited or closed its output{status}: {_one_line(error)}"
@@ -428,20 +439,19 @@ class _Match:
             self.move_text,
             round(player.bank, 3),
         )
-        process = player.process
         if self.debug:
             logger.debug("-> %s %s", player.label, line)
         began = time.perf_counter()
+        player.write(line)
         try:
-            process.send(line)
-        except (BotProcessError, OSError) as e:
-            raise _BotFault(FaultKind.CRASH, _crash_detail(process, e)) from None
-        reply = player.receive(limit)
-        used = time.perf_counter() - began
-        self.decisions += 1
-        player.times.append(used)
-        if used > move:
-            player.bank = max(0.0, player.bank - (used - move))
+            reply = player.receive(limit)
+        finally:
+            # Charged whatever came back, a fault included.
+            used = time.perf_counter() - began
+            self.decisions += 1
+            player.times.append(used)
+            if used > move:
+                player.bank = max(0.0, player.bank - (used - move))
         try:
             action = parse_reply(reply, request_id)
         except WrongRequestId as e:

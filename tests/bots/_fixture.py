@@ -6,7 +6,9 @@ temporary directory and append options to the manifest's command:
 
 - ``--pidfile PATH``: append this process's pid (and any child's) to PATH, one per line;
 - ``--spy PATH``: append every line received to PATH;
-- ``--at N``: the request (counted from 1, per process) at which to misbehave (default 3).
+- ``--at N``: the request (counted from 1, per process) at which to misbehave (default 3);
+- ``--tag TEXT``: ignored; it marks the bot's command line (and its children's) so that a test
+  can find its processes in ``/proc`` (under the sandbox, where it cannot write a pid file).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class FixtureBot:
         parser.add_argument("--pidfile")
         parser.add_argument("--spy")
         parser.add_argument("--at", type=int, default=3)
+        parser.add_argument("--tag")
         self.args = parser.parse_args(argv)
         self.rng = random.Random(os.getpid())
         self.requests = 0

@@ -18,7 +18,7 @@ CHILD = (
 class Forker(FixtureBot):
     def before_hello(self):
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD],
+            [sys.executable, "-c", CHILD, *sys.argv[1:]],  # the --tag marks the child too
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

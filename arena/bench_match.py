@@ -1,0 +1,147 @@
+"""The match benchmark (``arena bench match``): decisions per second through the referee and the
+SDK, against a bare JSON-lines echo between two Python processes with the same requests.
+
+The echo is the floor of any referee: the parent writes a request line, the child reads it,
+parses it and answers a fixed short line, the parent reads and parses the answer. The referee's
+figure adds the engine, the views and legal actions on the referee's side and the SDK's decoding
+and the bot's choice on the bot's side. The target is a ratio of at least 0.7.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.engine import Game, Rules, visible_to
+from arena.protocol import encode, event_to_json, legal_to_json, view_to_json
+
+from .referee import GameSpec, MatchSpec, Sandbox, TeamSpec, play_match
+
+__all__ = ["BenchReport", "echo_round_trips", "request_lines", "run_bench"]
+
+RANDOM_BOT = Path(__file__).resolve().parent.parent / "bots" / "random"
+
+ECHO_CHILD = """\
+import json, sys
+out = sys.stdout.buffer
+reply = b'{"type":"action","id":0,"action":"pass"}\\n'
+for line in sys.stdin.buffer:
+    json.loads(line)
+    out.write(reply)
+    out.flush()
+"""
+
+
+@dataclass(frozen=True)
+class BenchReport:
+    decisions: int
+    """Decisions asked of the bots in the match."""
+    match_seconds: float
+    """Wall time of the match's games (start-up excluded)."""
+    startup_seconds: float
+    """Starting the six processes and their handshakes (paid once per match)."""
+    echo_round_trips: int
+    echo_seconds: float
+    request_bytes: float
+    """Mean length of a request line."""
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.match_seconds if self.match_seconds else 0.0
+
+    @property
+    def echo_per_second(self) -> float:
+        return self.echo_round_trips / self.echo_seconds if self.echo_seconds else 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.decisions_per_second / self.echo_per_second if self.echo_per_second else 0.0
+
+    def lines(self) -> list[str]:
+        verdict = "ok" if self.ratio >= 0.7 else "below the 0.7 target"
+        return [
+            f"referee + SDK : {self.decisions_per_second:9.0f} decisions/s "
+            f"({self.decisions} decisions in {self.match_seconds:.2f} s)",
+            f"bare echo     : {self.echo_per_second:9.0f} round trips/s "
+            f"({self.echo_round_trips} in {self.echo_seconds:.2f} s, "
+            f"requests of {self.request_bytes:.0f} bytes on average)",
+            f"ratio         : {self.ratio:9.2f} ({verdict})",
+            f"start-up      : {self.startup_seconds:9.3f} s for six bots, once per match",
+        ]
+
+
+def request_lines(seeds: list[int], rules: Rules, limit: int) -> list[bytes]:
+    """The request lines a referee sends in games between random players (up to ``limit``)."""
+    lines: list[bytes] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game.new(seed, rules)
+        sent = [0] * 6
+        while not game.is_over and len(lines) < limit:
+            seat = game.current_player
+            legal = game.legal_actions()
+            events = game.events
+            message = {
+                "type": "request",
+                "id": len(lines) + 1,
+                "events": [event_to_json(visible_to(e, seat)) for e in events[sent[seat] :]],
+                "view": view_to_json(game.view(seat)),
+                "legal": legal_to_json(legal),
+                "time": {"move": 1.0, "bank": 10.0},
+            }
+            sent[seat] = len(events)
+            lines.append(encode(message).encode() + b"\n")
+            game.apply(legal.sample(rng))
+    return lines
+
+
+def echo_round_trips(lines: list[bytes]) -> float:
+    """Seconds to send every line to an echo child and read and parse each answer."""
+    import json
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", ECHO_CHILD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        bufsize=0,
+    )
+    try:
+        write, readline = child.stdin.write, child.stdout.readline
+        write(lines[0])  # warm-up: the child's start-up is not a round trip
+        json.loads(readline())
+        began = time.perf_counter()
+        for line in lines:
+            write(line)
+            json.loads(readline())
+        return time.perf_counter() - began
+    finally:
+        child.stdin.close()
+        child.wait(5)
+
+
+def run_bench(games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE) -> BenchReport:
+    rules = Rules()
+    bot = RANDOM_BOT
+    spec = MatchSpec(
+        teams=tuple(TeamSpec(f"random-{i}", (bot, bot)) for i in range(3)),
+        games=tuple(GameSpec(seed + i, (0, 1, 2)) for i in range(games)),
+        rules=rules,
+        sandbox=sandbox,
+    )
+    began = time.perf_counter()
+    result = play_match(spec)
+    total = time.perf_counter() - began
+    lines = request_lines([seed + i for i in range(games)], rules, max(result.decisions, 1000))
+    echo_seconds = echo_round_trips(lines)
+    return BenchReport(
+        decisions=result.decisions,
+        match_seconds=total - result.startup_seconds,
+        startup_seconds=result.startup_seconds,
+        echo_round_trips=len(lines),
+        echo_seconds=echo_seconds,
+        request_bytes=sum(map(len, lines)) / len(lines),
+    )
