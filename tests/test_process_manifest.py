@@ -87,7 +87,7 @@ def test_unknown_key_lists_the_allowed_keys(tmp_path):
         ("name: b\nversion: 1\ncommand: 7\n", r"'command' must be a string or a list of str"),
         ("name: b\nversion: 1\ncommand: [x, 2]\n", r"'command' must be a string or a list"),
         ("name: b\nversion: 1\ncommand: ''\n", r"'command' is empty"),
-        ("name: b\nversion: 1\ncommand: \"python 'bot\"\n", r"cannot be split .* fix its quot"),
+        ('name: b\nversion: 1\ncommand: "python \'bot"\n', r"cannot be split .* fix its quot"),
         ("name: b\nversion: 1\ncommand: x\nauthors: [1]\n", r"'authors' must be a list of names"),
         ("name: b\nversion: 1\ncommand: x\ndescription: [1]\n", r"'description' must be text"),
         ("- just\n- a list\n", r"must be a mapping of name, version, command"),

@@ -20,6 +20,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -486,8 +487,6 @@ class BotProcess:
 
 
 def _visible_paths(program: str) -> list[Path]:
-    import sys
-
     return [
         Path(program).parent,
         Path(sys.executable).parent,
