@@ -43,6 +43,9 @@ MARGIN = 0.02
 MIN_SEARCH = 0.003
 """Below this much time the bot answers with the heuristic at once."""
 MAX_SHARE = 0.9
+BID_BONUS = float(os.environ.get("MCTS_BID_BONUS", "0"))
+"""Added to a bid's simulated value: the rollouts play the rest of the hand with the heuristic,
+weaker than the search itself, so they undervalue taking the bid."""
 DEFAULT_CPU_SECONDS = 400.0
 """CPU seconds the bot plans to spend on a whole match: the arena kills a bot process that uses
 more than its ``cpu_seconds`` limit (600 by default), so at slow time controls and long
@@ -86,7 +89,9 @@ class MctsBot(Bot):
 
     # -- decisions
     def bid(self, view: View, legal: LegalActions) -> Bid:
-        return self._decide(view, legal, list(legal.choices), self._heuristic_bid)
+        cands = list(legal.choices)
+        bonus = [0.0 if a == PASS else BID_BONUS for a in cands]
+        return self._decide(view, legal, cands, self._heuristic_bid, bonus)
 
     def name_trump(self, view: View, legal: LegalActions) -> NameTrump:
         return self._decide(view, legal, list(TRUMPS), lambda v, lg: TRUMPS[choose_trump(v.hand)])
@@ -117,7 +122,9 @@ class MctsBot(Bot):
         self.search_seconds = 0.0
 
     # -- machinery
-    def _decide(self, view: View, legal: LegalActions, candidates: list[Action], heuristic):
+    def _decide(
+        self, view: View, legal: LegalActions, candidates: list[Action], heuristic, bonus=None
+    ):
         if len(candidates) == 1:
             return candidates[0]
         # Keep a little time for answering: MARGIN, or a quarter of a very short budget.
@@ -129,7 +136,7 @@ class MctsBot(Bot):
                 "hand %d %s: no time (%.3fs), heuristic", view.hand_no, legal.phase.value, budget
             )
             return heuristic(view, legal)
-        result = search(view, candidates, time.monotonic() + budget, self.rng)
+        result = search(view, candidates, time.monotonic() + budget, self.rng, bonus=bonus)
         self.decisions += 1
         self.simulations += result.simulations
         self.search_seconds += result.seconds
@@ -155,7 +162,9 @@ class MctsBot(Bot):
 
     @staticmethod
     def _heuristic_bid(view: View, legal: LegalActions) -> Bid:
-        n = bid_amount(view.hand, view.bid)
+        n = bid_amount(
+            view.hand, view.bid, view.bidder is not None and view.bidder % 3 == view.team
+        )
         action = PASS if n is None else BIDS[n]
         return action if action in legal else PASS
 
@@ -168,7 +177,10 @@ class MctsBot(Bot):
 
     @staticmethod
     def _heuristic_play(view: View, legal: LegalActions) -> Play:
-        card = choose_play(list(view.hand), view.trick, view.trump, view.seat, view.bidder)
+        # Any unseen card may be in any other hand (a conservative view of safety).
+        card = choose_play(
+            list(view.hand), view.trick, view.trump, view.seat, view.bidder, view.unseen()
+        )
         action = PLAYS[card]
         return action if action in legal else legal.choices[0]
 

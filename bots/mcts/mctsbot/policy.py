@@ -70,53 +70,54 @@ def _cost_table(trump: Suit) -> tuple[int, ...]:
 COST: tuple[tuple[int, ...], ...] = tuple(_cost_table(t) for t in Suit)
 
 
-def _trump_weight(trump: Suit) -> dict[Card, float]:
-    """Expected points a trump brings its holder's team (sure points for A and 2)."""
-    base = trump * 13
-    w = {DECK[base + r]: 0.12 for r in range(13)}
-    w[DECK[base + 12]] = 1.1  # ace: High, and wins a trick
-    w[DECK[base + 11]] = 0.45  # king
-    w[DECK[base + 10]] = 0.35  # queen
-    w[right_bauer(trump)] = 0.8
-    w[left_bauer(trump)] = 0.6
-    w[DECK[base + 8]] = 0.35  # ten: Game points if it is won
-    w[DECK[base]] = 1.0  # two: Low for whoever plays it
-    w[JOKER] = 0.3
-    return w
-
-
-WEIGHTS = tuple(_trump_weight(t) for t in Suit)
+DRAW_BONUS = 1.2
+"""Points a bidder counts on beyond its hand's own strength (the draw brings trumps); the
+greedy bot's tuned value, which also wins most often in this policy."""
 
 
 def suit_strength(hand, trump: Suit) -> float:
-    """Points the bidding team may expect with ``trump`` and ``hand`` (a rough estimate)."""
-    w = WEIGHTS[trump]
+    """Points this hand is expected to take with ``trump`` as trumps (the greedy bot's
+    estimate): the ace and the 2 are sure, bauers, joker, king and queen likely, a guarded ten
+    brings the Game point, length helps."""
     eff = EFF[trump]
-    s = 0.0
-    n = 0
-    for c in hand:
-        x = w.get(c)
-        if x is not None:
-            s += x
-            n += 1
-        elif eff[c] != TRUMP and c % 13 == 12:
-            s += 0.2  # an outside ace wins a trick and Game points
-    # Length: many trumps pull the others' trumps and win the bauers and the joker.
-    s += 0.25 * max(0, n - 2)
-    return s + 0.9  # the partner and the draw bring some more
+    base = trump * 13
+    top, king, queen, ten, two = (DECK[base + r] for r in (12, 11, 10, 8, 0))
+    rb, lb = right_bauer(trump), left_bauer(trump)
+    trumps = [c for c in hand if eff[c] == TRUMP]
+    points = 0.0
+    if top in trumps:
+        points += 1.0
+    if two in trumps:
+        points += 1.0
+    high = (top in trumps) + (king in trumps) + (queen in trumps)
+    if rb in trumps:
+        points += 0.8 if high >= 2 else 0.55 if high == 1 else 0.35
+    if lb in trumps:
+        points += 0.6 if high >= 2 else 0.4 if high == 1 else 0.25
+    if JOKER in trumps:
+        points += 0.45 if high >= 2 else 0.25
+    if king in trumps:
+        points += 0.3
+    if queen in trumps:
+        points += 0.15
+    if ten in trumps and len(trumps) >= 3:
+        points += 0.5
+    points += 0.35 * max(0, len(trumps) - 2)
+    points += 0.1 * sum(1 for c in hand if eff[c] != TRUMP and c % 13 == 12)
+    return points
 
 
 def choose_trump(hand) -> Suit:
     return max(Suit, key=lambda t: suit_strength(hand, t))
 
 
-def bid_amount(hand, high_bid: int, margin: float = 0.3) -> int | None:
-    """The bid this hand is worth, or ``None`` to pass."""
-    best = max(suit_strength(hand, t) for t in Suit)
-    n = int(best - margin)
-    if n < 3 or n <= high_bid:
+def bid_amount(hand, high_bid: int, partner_high: bool = False) -> int | None:
+    """The bid this hand is worth, or ``None`` to pass; one less over the partner's bid."""
+    want = int(max(suit_strength(hand, t) for t in Suit) + DRAW_BONUS) - partner_high
+    want = min(want, 6)
+    if want < 3 or want <= high_bid:
         return None
-    return min(n, 6)
+    return want
 
 
 def keep_value(card: Card, trump: Suit) -> int:
@@ -138,23 +139,73 @@ def choose_discard(hand, spec: DiscardSpec, trump: Suit, dealer: bool) -> frozen
     return spec.required.union(optional[:want])
 
 
-def choose_play(hand, trick, trump: Suit, seat: int, bidder: int) -> Card:
-    """The card to play: ``trick`` is the current trick's (seat, card) pairs."""
+def _gift_table(trump: Suit) -> tuple[int, ...]:
+    """What a card adds to a trick its team wins: card points, and a point for the bauers and
+    the joker (which go with the trick)."""
+    gift = list(CARD_POINTS)
+    for c in (JOKER, right_bauer(trump), left_bauer(trump)):
+        gift[c] += 10
+    return tuple(gift)
+
+
+GIFT: tuple[tuple[int, ...], ...] = tuple(_gift_table(t) for t in Suit)
+
+
+def _play_keep_table(trump: Suit) -> tuple[int, ...]:
+    """How much a card is worth keeping in play (the lowest is thrown first)."""
+    out = []
+    for c in DECK:
+        if EFF[trump][c] == TRUMP:
+            out.append(100 + POW[trump][c])
+        elif c % 13 == 12:
+            out.append(30)
+        elif c % 13 == 8:
+            out.append(4)  # an unguarded off-suit ten mostly feeds someone else's Game point
+        else:
+            out.append(c % 13)
+    return tuple(out)
+
+
+PLAY_KEEP: tuple[tuple[int, ...], ...] = tuple(_play_keep_table(t) for t in Suit)
+
+
+def _point_table(trump: Suit) -> tuple[bool, ...]:
+    """Cards whose trick carries a point: tens (Game), the joker and the bauers."""
+    special = {JOKER, right_bauer(trump), left_bauer(trump)}
+    return tuple(c in special or (c != 52 and c % 13 == 8) for c in DECK)
+
+
+POINT_CARD: tuple[tuple[bool, ...], ...] = tuple(_point_table(t) for t in Suit)
+
+
+def choose_play(hand, trick, trump: Suit, seat: int, bidder: int, others, later=None) -> Card:
+    """The card to play (the rules of the greedy bot). ``trick`` is the current trick's
+    (seat, card) pairs, ``others`` the cards other players may still hold, ``later`` the hands
+    still to play to this trick (``None``: any of ``others``)."""
     eff = EFF[trump]
     pw = POW[trump]
-    cost = COST[trump]
+    keep = PLAY_KEEP[trump]
+    gift = GIFT[trump]
+    point = POINT_CARD[trump]
     team = seat % 3
     if not trick:
         trumps = [c for c in hand if eff[c] == TRUMP]
-        if trumps and bidder % 3 == team:
+        if trumps:
+            top_out = -1
+            for c in others:
+                if eff[c] == TRUMP and pw[c] > top_out:
+                    top_out = pw[c]
             best = max(trumps, key=pw.__getitem__)
-            if pw[best] >= 112 or len(trumps) >= 3:
+            # The boss trump wins for sure; as the bidding team, pull trumps with it.
+            if pw[best] > top_out and (bidder % 3 == team or top_out >= 0):
                 return best
-        aces = [c for c in hand if eff[c] != TRUMP and c % 13 == 12]
-        if aces:
-            return aces[0]
         plain = [c for c in hand if eff[c] != TRUMP]
-        return min(plain or hand, key=cost.__getitem__)
+        for c in plain:
+            if c % 13 == 12:
+                return c
+        if plain:
+            return min(plain, key=lambda c: (CARD_POINTS[c] > 0, c % 13))
+        return min(trumps, key=lambda c: (point[c], pw[c]))
     led = eff[trick[0][1]]
     best_power = -1
     best_seat = -1
@@ -166,16 +217,44 @@ def choose_play(hand, trick, trump: Suit, seat: int, bidder: int) -> Card:
     legal = follow or hand
     if len(legal) == 1:
         return legal[0]
-    last = len(trick) == 5
-    if best_seat % 3 == team:
-        if last or best_power >= 113 or (best_power == 12 and led != TRUMP):
-            # Smear: give the partner's safe trick the most points we can spare.
-            return max(legal, key=lambda c: (CARD_POINTS[c] if eff[c] != TRUMP else -1, -cost[c]))
-        return min(legal, key=cost.__getitem__)
-    winners = [c for c in legal if (eff[c] == TRUMP or eff[c] == led) and pw[c] > best_power]
-    if winners:
-        return min(winners, key=pw.__getitem__)
-    return min(legal, key=cost.__getitem__)
+    # The highest power the players still to come could put on this trick.
+    threat = -1
+    if len(trick) < 5:
+        if later is None:
+            for c in others:
+                if (eff[c] == TRUMP or eff[c] == led) and pw[c] > threat:
+                    threat = pw[c]
+        else:
+            for h in later:
+                follows = [c for c in h if eff[c] == led]
+                for c in follows or h:
+                    if (eff[c] == TRUMP or eff[c] == led) and pw[c] > threat:
+                        threat = pw[c]
+    partner_winning = best_seat % 3 == team
+    if partner_winning and best_power > threat:
+        # A safe trick for the team: smear the best point card we may.
+        return max(legal, key=lambda c: (gift[c], -keep[c]))
+    if not partner_winning:
+        winners = [c for c in legal if (eff[c] == TRUMP or eff[c] == led) and pw[c] > best_power]
+        if winners:
+            sure = [c for c in winners if pw[c] > threat]
+            if sure:
+                return max(sure, key=lambda c: (gift[c], -keep[c]))
+            at_stake = 0
+            for _s, c in trick:
+                at_stake += CARD_POINTS[c] + 3 * point[c]
+            if at_stake >= 4:
+                return min(winners, key=keep.__getitem__)
+    # Lost (or the partner's): play low, keeping point cards and high trumps.
+    return min(legal, key=lambda c: (point[c], keep[c]))
+
+
+def _later_hands(game: Game) -> list:
+    """The hands of the seats still to play to the current trick after the one to move."""
+    n = 5 - len(game.trick)
+    hands = game.hands
+    seat = game.turn
+    return [hands[(seat + i) % 6] for i in range(1, n + 1)]
 
 
 def policy_action(game: Game) -> Action:
@@ -184,9 +263,13 @@ def policy_action(game: Game) -> Action:
     seat = game.turn
     hand = game.hands[seat]
     if phase is Phase.PLAY:
-        return PLAYS[choose_play(hand, game.trick, game.trump, seat, game.bidder)]
+        hands = game.hands
+        others = [c for s in range(6) if s != seat for c in hands[s]]
+        later = _later_hands(game) if game.trick else None
+        return PLAYS[choose_play(hand, game.trick, game.trump, seat, game.bidder, others, later)]
     if phase is Phase.BIDDING:
-        n = bid_amount(hand, game.bid)
+        bidder = game.bidder
+        n = bid_amount(hand, game.bid, bidder is not None and bidder % 3 == seat % 3)
         return PASS if n is None else BIDS[n]
     if phase is Phase.TRUMP:
         return TRUMPS[choose_trump(hand)]
