@@ -132,7 +132,10 @@ class Bot:
 
 
 def run(bot: Bot, stdin=None, stdout=None) -> None:
-    """Play the protocol on stdin/stdout with ``bot`` until the referee says goodbye."""
+    """Play the protocol on stdin/stdout with ``bot`` until the referee says goodbye (or the
+    input ends). A decision method that raises, or answers with an action that is not legal, is
+    logged to stderr and answered with a uniformly random legal action instead; see
+    ``arena.sdk.loop`` and ``docs/writing-a-bot.md``."""
     from .loop import run_loop
 
     run_loop(bot, stdin, stdout)
