@@ -46,6 +46,8 @@ class BenchReport:
     """Starting the six processes and their handshakes (paid once per match)."""
     echo_round_trips: int
     echo_seconds: float
+    echo6_seconds: float
+    """The same round trips, taking six echo children in turn."""
     request_bytes: float
     """Mean length of a request line."""
 
@@ -56,6 +58,10 @@ class BenchReport:
     @property
     def echo_per_second(self) -> float:
         return self.echo_round_trips / self.echo_seconds if self.echo_seconds else 0.0
+
+    @property
+    def echo6_per_second(self) -> float:
+        return self.echo_round_trips / self.echo6_seconds if self.echo6_seconds else 0.0
 
     @property
     def ratio(self) -> float:
@@ -70,6 +76,9 @@ class BenchReport:
             f"({self.echo_round_trips} in {self.echo_seconds:.2f} s, "
             f"requests of {self.request_bytes:.0f} bytes on average)",
             f"ratio         : {self.ratio:9.2f} ({verdict})",
+            f"echo, 6 bots  : {self.echo6_per_second:9.0f} round trips/s taking six children "
+            f"in turn, as a match does (referee ratio to it: "
+            f"{self.decisions_per_second / max(self.echo6_per_second, 1e-9):.2f})",
             f"start-up      : {self.startup_seconds:9.3f} s for six bots, once per match",
         ]
 
@@ -99,28 +108,35 @@ def request_lines(seeds: list[int], rules: Rules, limit: int) -> list[bytes]:
     return lines
 
 
-def echo_round_trips(lines: list[bytes]) -> float:
-    """Seconds to send every line to an echo child and read and parse each answer."""
+def echo_round_trips(lines: list[bytes], children: int = 1) -> float:
+    """Seconds to send every line to an echo child (taking ``children`` in turn, as a match
+    takes its six bots in turn) and read and parse each answer."""
     import json
 
-    child = subprocess.Popen(
-        [sys.executable, "-c", ECHO_CHILD],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        bufsize=0,
-    )
+    kids = [
+        subprocess.Popen(
+            [sys.executable, "-c", ECHO_CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+        for _ in range(children)
+    ]
     try:
-        write, readline = child.stdin.write, child.stdout.readline
-        write(lines[0])  # warm-up: the child's start-up is not a round trip
-        json.loads(readline())
+        pipes = [(kid.stdin.write, kid.stdout.readline) for kid in kids]
+        for write, readline in pipes:
+            write(lines[0])  # warm-up: the child's start-up is not a round trip
+            json.loads(readline())
         began = time.perf_counter()
-        for line in lines:
+        for i, line in enumerate(lines):
+            write, readline = pipes[i % children]
             write(line)
             json.loads(readline())
         return time.perf_counter() - began
     finally:
-        child.stdin.close()
-        child.wait(5)
+        for kid in kids:
+            kid.stdin.close()
+            kid.wait(5)
 
 
 def run_bench(games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE) -> BenchReport:
@@ -137,11 +153,13 @@ def run_bench(games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE) ->
     total = time.perf_counter() - began
     lines = request_lines([seed + i for i in range(games)], rules, max(result.decisions, 1000))
     echo_seconds = echo_round_trips(lines)
+    echo6_seconds = echo_round_trips(lines, children=6)
     return BenchReport(
         decisions=result.decisions,
         match_seconds=total - result.startup_seconds,
         startup_seconds=result.startup_seconds,
         echo_round_trips=len(lines),
         echo_seconds=echo_seconds,
+        echo6_seconds=echo6_seconds,
         request_bytes=sum(map(len, lines)) / len(lines),
     )
