@@ -83,3 +83,13 @@ def test_play_refuses_a_malformed_pair():
     result = run("random+", "random", "random")
     assert result.exit_code == 2
     assert "is not a team" in result.output
+
+
+def test_play_refuses_an_unwritable_record_path_before_playing(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run("--record", str(blocker / "game.json"), *QUICK)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"arena: error: {blocker / 'game.json'}: cannot ")
+    assert "Seed" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

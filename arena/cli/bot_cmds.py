@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 import shlex
+import tempfile
 from pathlib import Path
 
 import click
@@ -158,6 +159,16 @@ def play(teams, games, seed, record_path, move, bank, max_hands, sandbox, fallba
     if len(teams) not in (0, 3):
         fail(f"give three teams or none, not {len(teams)}: arena play TEAM TEAM TEAM")
     specs = tuple(_team(t) for t in (teams or _default_teams()))
+    if record_path is not None:
+        folder = record_path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            fail(f"{record_path}: cannot create its folder: {e.strerror or e}")
+        try:
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as e:
+            fail(f"{record_path}: cannot write there ({e.strerror or e}); give another --record")
     if seed is None:
         seed = random.randrange(1 << 31)
     spec = MatchSpec(
