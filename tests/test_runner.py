@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 import trueskill
 
+from arena.ratings import standings
 from arena.referee.spec import GameOutcome, MatchResult, MatchSpec
 from arena.runner import Progress, run_night
 from arena.store import Store
 from arena.tournament import load_tournament
 
+ROOT = Path(__file__).resolve().parent.parent
 BOT_YAML = 'name: {name}\nversion: "1.0"\ncommand: [python3, bot.py]\n'
 
 
@@ -177,3 +187,206 @@ def test_progress_rewrites_one_line_on_a_terminal():
     assert text.count("\n") == 1
     assert text.endswith("\n")
     assert "matches 2/3" in text.split("\r")[-1]
+
+
+# ---------------------------------------------------------------------- nights with real bots
+
+RANDOM_BOT = ROOT / "bots" / "random"
+
+
+def seeded_bot(folder: Path, seed: int) -> Path:
+    """The shipped random bot with a fixed seed, so that a night can be replayed exactly."""
+    folder.mkdir(parents=True)
+    shutil.copy(RANDOM_BOT / "bot.py", folder / "bot.py")
+    (folder / "bot.yaml").write_text(
+        f'name: seeded-{seed}\nversion: "1.0"\ncommand: [python3, bot.py, --seed, "{seed}"]\n'
+    )
+    return folder
+
+
+def real_night(folder: Path, n_entries: int, faulty: bool = False) -> Path:
+    """A tiny night of seeded random bots (and a bot that crashes at once, if ``faulty``)."""
+    lines = [
+        "name: tiny",
+        "seed: 3",
+        "max_hands: 10",
+        "sandbox: none",
+        "time_control: {move: 2.0, bank: 10.0, handshake: 10.0}",
+        "entries:",
+    ]
+    for i in range(n_entries):
+        seeded_bot(folder / "bots" / f"s{i}", 100 + i)
+        lines.append(f"  - {{name: r{i}, bot: bots/s{i}}}")
+    if faulty:
+        crash = folder / "bots" / "crash"
+        crash.mkdir(parents=True)
+        (crash / "bot.py").write_text("raise SystemExit(3)\n")
+        (crash / "bot.yaml").write_text('name: crash\nversion: "1"\ncommand: [python3, bot.py]\n')
+        lines.append("  - {name: crasher, bot: bots/crash}")
+    path = folder / "tiny.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def outcomes(db: Path) -> tuple[list, dict, list]:
+    """What a night stored: games (without timings), ratings, faults."""
+    with Store.open(db, create=False) as store:
+        night = store.night("tiny")
+        return store.games(night), store.ratings(night), store.faults(night)
+
+
+@pytest.fixture(scope="module")
+def whole_night(tmp_path_factory) -> tuple[Path, Path]:
+    """A four-entry night of seeded random bots, played uninterrupted with one worker."""
+    folder = tmp_path_factory.mktemp("whole")
+    file = real_night(folder, 4)
+    with Store.open(folder / "one.db") as store:
+        report = run_night(load_tournament(file), store, workers=1, progress=None)
+    assert (report.stored, report.failures) == (4, ())
+    return file, folder / "one.db"
+
+
+def test_real_night_with_two_workers_equals_one_worker(whole_night, tmp_path):
+    file, one = whole_night
+    with Store.open(tmp_path / "two.db") as store:
+        report = run_night(load_tournament(file), store, workers=2, progress=None)
+    assert (report.stored, report.played, report.games) == (4, 4, 24)
+    games, ratings, faults = outcomes(tmp_path / "two.db")
+    assert (games, ratings, faults) == outcomes(one)
+    assert faults == []
+    assert {g.ended_by for g in games} == {"finished"}
+
+
+def test_stored_ratings_equal_independent_trueskill(whole_night):
+    games, ratings, _ = outcomes(whole_night[1])
+    env = trueskill.TrueSkill(draw_probability=0.10)
+    expected = [env.create_rating() for _ in range(4)]
+    for g in sorted(games, key=lambda g: g.order):
+        new = env.rate([(expected[e],) for e in g.entries], ranks=list(g.places))
+        for e, (r,) in zip(g.entries, new, strict=True):
+            expected[e] = r
+    assert ratings == {e: (r.mu, r.sigma) for e, r in enumerate(expected)}
+
+
+def arena_command(*args: str) -> list[str]:
+    return [str(ROOT / ".venv" / "bin" / "arena"), *args]
+
+
+def wait_for_stored_matches(db: Path, at_least: int, proc: subprocess.Popen) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the night ended before it could be interrupted"
+        if db.exists():
+            try:
+                with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+                    done = conn.execute(
+                        "SELECT count(*) FROM matches WHERE status = 'done'"
+                    ).fetchone()[0]
+            except sqlite3.Error:
+                done = 0
+            if done >= at_least:
+                return done
+        time.sleep(0.05)
+    raise AssertionError("no match was stored within 60 s")
+
+
+def processes_under(root: Path) -> list[int]:
+    """Live processes whose working directory is inside ``root`` (the bots of a test)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if cwd.startswith(str(root)):
+            found.append(int(entry.name))
+    return found
+
+
+def test_sigkill_mid_night_then_resume_equals_the_uninterrupted_night(whole_night, tmp_path):
+    file, one = whole_night
+    db = tmp_path / "killed.db"
+    proc = subprocess.Popen(
+        arena_command("run", str(file), "--db", str(db), "--workers", "1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_stored_matches(db, 1, proc)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with Store.open(db, create=False) as store:
+        stored_before = store.night("tiny").done
+        assert 1 <= stored_before < 4
+        report = run_night(load_tournament(file), store, workers=2, progress=None)
+    assert (report.played, report.stored) == (4 - stored_before, 4)
+    assert outcomes(db) == outcomes(one)
+
+
+def test_ctrl_c_keeps_finished_matches_leaves_no_bot_and_resumes(whole_night, tmp_path):
+    file, one = whole_night
+    night = tmp_path / "night"
+    shutil.copytree(file.parent / "bots", night / "bots")
+    shutil.copy(file, night / "tiny.yaml")
+    db = tmp_path / "ctrl-c.db"
+    proc = subprocess.Popen(
+        arena_command("run", str(night / "tiny.yaml"), "--db", str(db), "--workers", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    wait_for_stored_matches(db, 1, proc)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    with Store.open(db, create=False) as store:
+        stored = store.night("tiny").done
+    assert err.splitlines()[-1] == (
+        f"interrupted: {stored} of 4 matches stored; run the same command again to resume"
+    )
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    assert processes_under(night) == []
+    resumed = subprocess.run(
+        arena_command("run", str(night / "tiny.yaml"), "--db", str(db)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    games, ratings, faults = outcomes(db)
+    assert (games, ratings, faults) == outcomes(one)
+
+
+def test_faulty_bot_night_completes_with_faults_and_the_team_last(tmp_path):
+    file = real_night(tmp_path, 2, faulty=True)
+    with Store.open(tmp_path / "f.db") as store:
+        report = run_night(load_tournament(file), store, workers=1, progress=None)
+        assert (report.stored, report.failures) == (1, ())
+        night = store.night("tiny")
+        games = store.games(night)
+        faults = store.faults(night)
+        entries = store.entries(night)
+        rows = standings(
+            [e.name for e in entries],
+            {e.index: e.start for e in entries},
+            games,
+            Counter(f.entry for f in faults),
+        )
+    # both crasher processes fail their handshake in games 0 and 1 (restarted for game 1);
+    # with 4 faults >= max_faults the team forfeits the other four games
+    assert [(f.game, f.entry, f.kind) for f in faults] == [
+        (0, 2, "handshake"),
+        (0, 2, "handshake"),
+        (1, 2, "handshake"),
+        (1, 2, "handshake"),
+    ]
+    assert [g.ended_by for g in games] == ["fault"] * 2 + ["forfeited"] * 4
+    assert [g.places for g in games] == [(1, 1, 3)] * 6
+    assert rows[-1].name == "crasher"
+    assert rows[-1].faults == len(faults)
