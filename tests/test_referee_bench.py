@@ -1,4 +1,4 @@
-"""``arena bench match`` runs and reports its four figures (no speed is asserted)."""
+"""``arena bench match`` runs and reports its figures (no speed is asserted)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ def test_bench_match_prints_rates_ratio_and_start_up():
         "referee + SDK",
         "bare echo",
         "ratio",
+        "echo, 6 bots",
         "start-up",
     ]
     assert "decisions/s" in lines[0]
