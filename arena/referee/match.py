@@ -24,11 +24,9 @@ from arena.process import (
     BotManifest,
     BotProcess,
     BotProcessError,
-    BotStartError,
     BotTimeout,
     LineTooLong,
     MalformedOutput,
-    ManifestError,
     load_manifest,
 )
 from arena.protocol import (
@@ -238,7 +236,7 @@ class _Match:
                     sandbox=self.spec.sandbox,
                     log_path=log_path,
                 )
-            except (ManifestError, BotStartError, OSError) as e:
+            except (BotProcessError, OSError) as e:  # ManifestError, BotStartError, ...
                 faults.append(self.fault(player, game, FaultKind.START, _one_line(e)))
                 continue
             started.append(player)
