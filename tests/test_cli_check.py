@@ -66,3 +66,10 @@ def test_a_manifest_without_a_command_is_a_one_line_error(tmp_path):
     assert result.exit_code == 2
     assert "command" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_bot_that_logs_to_stderr_is_fit_but_its_log_is_shown():
+    result = check(BOTS / "noisy")
+    assert result.exit_code == 0, result.output
+    assert "of them tracebacks (bugs?); the last:\n    noisy: request " in result.output
+    assert result.output.splitlines()[-1] == "FIT: no faults"

@@ -3,6 +3,7 @@ submission check) and ``arena bench match`` (the referee's speed against a bare 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -226,6 +227,23 @@ def _percentile(sorted_times: list[float], q: float) -> float:
     return sorted_times[k]
 
 
+def _stderr_summary(logs: list[Path], last: int = 5) -> str:
+    """What the bot wrote to stderr (its log), in short: not a fault, but often a bug."""
+    lines: list[str] = []
+    for log in logs:
+        try:
+            lines.extend(log.read_text(encoding="utf-8", errors="replace").splitlines())
+        except OSError:
+            continue
+    if not lines:
+        return ""
+    tracebacks = sum(line.startswith("Traceback") for line in lines)
+    head = f"the bot wrote {len(lines)} lines to stderr"
+    if tracebacks:
+        head += f", {tracebacks} of them tracebacks (bugs?)"
+    return head + "; the last:\n" + "\n".join(f"    {line}" for line in lines[-last:])
+
+
 @main.command()
 @click.argument("bot_dir", type=click.Path(path_type=Path))
 @click.option(
@@ -272,7 +290,9 @@ def check(bot_dir, games, seed, move, bank, handshake, max_hands, sandbox):
         fault_policy=FaultPolicy.FALLBACK,
         max_faults=CHECK_MAX_FAULTS,
     )
-    result = play_match(spec)
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as logs:
+        result = play_match(dataclasses.replace(spec, log_dir=Path(logs)))
+        stderr = _stderr_summary(sorted(Path(logs).glob("entry0-*.log")))
     faults = [f for g in result.games for f in g.faults if f.entry == 0]
     other = [f for g in result.games for f in g.faults if f.entry != 0]
     handshake_faults = [f for f in faults if f.kind.value in ("handshake", "start")]
@@ -299,6 +319,8 @@ def check(bot_dir, games, seed, move, bank, handshake, max_hands, sandbox):
             click.echo("    stderr: " + "\n            ".join(tail))
     if len(faults) >= CHECK_MAX_FAULTS:
         click.echo(f"(stopped asking the bot after {CHECK_MAX_FAULTS} faults)")
+    if stderr:
+        click.echo(stderr)
     if other:
         click.echo(f"note: the opponents faulted {len(other)} times (not the bot's doing)")
     if faults:
