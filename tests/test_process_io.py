@@ -76,6 +76,16 @@ def test_sleeping_bot_times_out_at_the_deadline():
         assert bot.alive
 
 
+def test_send_to_a_bot_that_does_not_read_times_out():
+    with start("sleeper") as bot:
+        bot.send("think")
+        began = time.monotonic()
+        with pytest.raises(BotTimeout, match=r"sleeper\[\d+\] did not read its input within 0.5 s"):
+            for _ in range(1000):  # 10 MB: far more than a pipe holds
+                bot.send("y" * 10_000, timeout=0.5)
+        assert time.monotonic() - began < 5
+
+
 def test_zero_timeout_returns_a_waiting_line_or_times_out_at_once():
     with start("echo") as bot:
         with pytest.raises(BotTimeout):

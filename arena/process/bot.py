@@ -96,6 +96,8 @@ class BotProcess:
         self._skipping = False
         """Discarding the rest of a line that was too long."""
         self._closed = False
+        self._gone: tuple[str, int | None] | None = None
+        """Once the bot is known to be gone: the message and status for BotExited."""
         self._poller = select.poll()
         self._poller.register(self._out_fd, select.POLLIN)
         self._pidfd = -1
@@ -235,8 +237,8 @@ class BotProcess:
         taken the line within ``timeout`` seconds (it does not read its stdin)."""
         if "\n" in line:
             raise ValueError(f"a line to send must not contain a newline: {quote(line)}")
-        if self._closed:
-            raise BotExited(f"bot {self._label} was stopped", self._proc.returncode)
+        if self._gone is not None:
+            raise BotExited(*self._gone)
         log.debug("%s < %s", self._label, line)
         data = (line + "\n").encode("utf-8")
         try:
@@ -273,8 +275,8 @@ class BotProcess:
         Raises :class:`BotTimeout`, :class:`BotExited`, :class:`MalformedOutput` (not UTF-8;
         the line is dropped) or :class:`LineTooLong` (raised as soon as ``limits.line_bytes``
         bytes arrive without a newline; the rest of that line is dropped)."""
-        if self._closed:
-            raise BotExited(f"bot {self._label} was stopped", self._proc.returncode)
+        if self._gone is not None:
+            raise BotExited(*self._gone)
         buf = self._buf
         deadline = 0.0
         while True:
@@ -354,7 +356,10 @@ class BotProcess:
             code = None
         status = "" if code is None else f" (exit status {code})"
         log.debug("%s %s%s", self._label, what, status)
-        return BotExited(f"bot {self._label} {what}{status}", code)
+        # Sticky: under bwrap the sandbox may still hold stdin for a moment after the exit,
+        # and a bot that closed its stdout is of no more use either.
+        self._gone = (f"bot {self._label} {what}{status}", code)
+        return BotExited(*self._gone)
 
     # -- stderr
 
@@ -409,14 +414,28 @@ class BotProcess:
         """End the bot and everything it started; return its exit status.
 
         Closes stdin and waits ``grace`` seconds, then SIGTERM to its process group and
-        another ``grace``, then SIGKILL. Without bubblewrap, every descendant (also one that
-        left the group with ``setsid``) is then frozen and killed. Idempotent."""
+        another ``grace``, then SIGKILL. Every descendant (also one that left the group with
+        ``setsid``) is then killed, and ``stop`` returns once none is left. Without bubblewrap
+        the descendants are frozen (SIGSTOP) first, before the bot is asked to exit.
+        Idempotent."""
         if self._closed:
             return self._proc.returncode
         self._closed = True
         proc = self._proc
+        if self._gone is None:
+            self._gone = (f"bot {self._label} was stopped", None)
         try:
-            tree = {} if self.sandboxed or proc.poll() is not None else _descendants({proc.pid})
+            if proc.poll() is not None:
+                tree: dict[int, int] = {}
+            elif self.sandboxed:
+                # The sandbox's init re-parents every orphan inside it, so all the bot's
+                # processes are descendants of bwrap: noted to wait for the pid namespace to
+                # be torn down. Not frozen: a frozen init could not report the bot's exit.
+                tree = _descendants({proc.pid})
+            else:
+                # No pid namespace: freeze the bot's descendants while it lives (orphans are
+                # re-parented to it, a subreaper), so none can fork away while it exits.
+                tree = _freeze_tree(proc.pid)
             with contextlib.suppress(OSError):
                 proc.stdin.close()  # type: ignore[union-attr]
             if not self._wait_exit(grace):
@@ -428,14 +447,13 @@ class BotProcess:
                     self._wait_exit(5.0)
             # The group leader is a zombie at most (not reaped): the group id is still ours.
             _signal_group(proc, signal.SIGKILL)
-            if not self.sandboxed:
-                tree.update(_descendants({proc.pid}))
-                proc.wait()
-                _kill_tree(tree)
-            else:
-                proc.wait()
+            tree.update(_descendants({proc.pid}))
+            proc.wait()
+            _kill_tree(tree)
         finally:
             self._release()
+        if self._gone[1] is None:
+            self._gone = (self._gone[0], proc.returncode)
         log.debug("%s stopped (exit status %s)", self._label, proc.returncode)
         return proc.returncode
 
@@ -552,6 +570,21 @@ def _descendants(roots: set[int], table: dict | None = None) -> dict[int, int]:
                 found[child] = table[child][1]
                 todo.append(child)
     return found
+
+
+def _freeze_tree(root: int) -> dict[int, int]:
+    """SIGSTOP every descendant of ``root`` until no new one appears; pid -> start time."""
+    frozen: dict[int, int] = {}
+    for _ in range(100):
+        table = _proc_table()
+        new = {p: s for p, s in _descendants({root}, table).items() if p not in frozen}
+        if not new:
+            break
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGSTOP)
+        frozen.update(new)
+    return frozen
 
 
 def _kill_tree(known: dict[int, int]) -> None:
