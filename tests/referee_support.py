@@ -12,7 +12,7 @@ from arena.engine import Rules
 from arena.referee import GameSpec, MatchSpec, Sandbox, TeamSpec, TimeControl
 
 FIXTURES = Path(__file__).parent / "bots"
-QUICK = TimeControl(move=0.5, bank=0.5, handshake=5.0)
+QUICK = TimeControl(move=1.0, bank=2.0, handshake=10.0)
 RULES = Rules(max_hands=2)
 
 

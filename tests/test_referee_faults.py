@@ -94,8 +94,8 @@ def test_a_10_mb_line_is_cut_short_in_the_fault(tmp_path):
 
 
 def test_sleeping_bot_times_out_after_move_plus_bank(tmp_path):
-    bad = fixture_bot(tmp_path, "sleeper")
-    tc = TimeControl(move=0.3, bank=0.4, handshake=5.0)
+    bad = fixture_bot(tmp_path, "sleeper", "--at", "1")  # at once, so the bank is whole
+    tc = TimeControl(move=0.3, bank=0.4, handshake=10.0)
     result = play_match(spec(good_teams(tmp_path, bad), games=1, time_control=tc))
     check_fault_game(result.games[0], FaultKind.TIMEOUT, "sleeper")
     assert result.games[0].faults[0].detail == "no answer within 0.700 s"
@@ -104,7 +104,7 @@ def test_sleeping_bot_times_out_after_move_plus_bank(tmp_path):
 
 def test_silent_bot_fails_the_handshake(tmp_path):
     bad = fixture_bot(tmp_path, "silent")
-    tc = TimeControl(move=0.5, bank=0.5, handshake=0.5)
+    tc = TimeControl(move=1.0, bank=2.0, handshake=2.0)
     result = play_match(spec(good_teams(tmp_path, bad), games=1, time_control=tc))
     check_fault_game(result.games[0], FaultKind.HANDSHAKE, "silent")
     assert "no answer within" in result.games[0].faults[0].detail
