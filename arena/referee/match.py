@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.engine import Action, Game, IllegalActionError, LegalActions, visible_to
+from arena.engine import Action, Game, IllegalActionError, LegalActions, view_of, visible_to
 from arena.engine.events import HandScored
 from arena.engine.record import build_record
 from arena.process import (
@@ -432,7 +432,7 @@ class _Match:
         line = request_line(
             request_id,
             cache.since(start, seat),
-            game.view(seat),
+            view_of(game, seat),
             legal,
             self.move_text,
             round(player.bank, 3),
