@@ -36,6 +36,7 @@ from typing import TextIO
 import multiprocessing_logging
 
 from arena.ratings import rate
+from arena.referee import play_match
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.schedule import ScheduledMatch, build_schedule
 from arena.store import Night, Store
@@ -146,8 +147,6 @@ def _on_sigint(signum, frame) -> None:
 def play(spec: MatchSpec) -> MatchResult:
     """Play one match (runs in a worker)."""
     global _in_match
-    from arena.referee import play_match  # the referee and its bots load in the worker
-
     _in_match = True
     try:
         if _stopping:
@@ -280,6 +279,11 @@ def run_night(
             for match in pending:
                 futures[executor.submit(play_fn, match_spec(t, match, log_dir))] = match
             for future in as_completed(futures):
+                if not future.cancelled() and isinstance(
+                    future.exception(), (KeyboardInterrupt, MatchCancelled)
+                ):
+                    # SIGINT reached a worker but not this process: the night is interrupted.
+                    raise KeyboardInterrupt
                 save(future)
         except KeyboardInterrupt:
             interrupted = True

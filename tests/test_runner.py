@@ -291,16 +291,17 @@ def wait_for_stored_matches(db: Path, at_least: int, proc: subprocess.Popen) -> 
 
 
 def processes_under(root: Path) -> list[int]:
-    """Live processes whose working directory is inside ``root`` (the bots of a test)."""
+    """Live processes running a program from inside ``root`` (the bots of a test): the
+    arena starts ``python3 bot.py`` with the script's absolute path."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cwd = os.readlink(entry / "cwd")
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if cwd.startswith(str(root)):
+        if any(arg.startswith(str(root).encode()) for arg in argv):
             found.append(int(entry.name))
     return found
 
@@ -341,6 +342,7 @@ def test_ctrl_c_keeps_finished_matches_leaves_no_bot_and_resumes(whole_night, tm
         start_new_session=True,
     )
     wait_for_stored_matches(db, 1, proc)
+    assert processes_under(night) != []  # bots are playing (so the check below can fail)
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
