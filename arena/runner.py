@@ -35,12 +35,13 @@ from typing import TextIO
 
 import multiprocessing_logging
 
+from arena.process import bot_hash
 from arena.ratings import rate
 from arena.referee import play_match
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.schedule import ScheduledMatch, build_schedule
 from arena.store import Night, Store
-from arena.tournament import Tournament, bot_hash
+from arena.tournament import Tournament
 
 __all__ = [
     "MatchCancelled",

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from arena.engine import Rules
+from arena.process import ManifestError, load_manifest
 from arena.referee.spec import FaultPolicy, Limits, Sandbox, TeamSpec, TimeControl
 
 __all__ = [
@@ -26,7 +27,6 @@ __all__ = [
     "Entry",
     "Tournament",
     "TournamentError",
-    "bot_hash",
     "load_tournament",
     "parse_tournament",
 ]
@@ -301,34 +301,7 @@ class _Parser:
 def _manifest_problem(folder: Path) -> str:
     """Why ``folder`` holds no valid bot, or ``""``."""
     try:
-        from arena.process import ManifestError, load_manifest
-    except ImportError:
-        # The process module is not there yet: settle for the manifest's presence.
-        return "" if (folder / "bot.yaml").is_file() else "it has no bot.yaml"
-    try:
         load_manifest(folder)
     except ManifestError as exc:
-        return str(exc)
+        return " ".join(str(exc).split())
     return ""
-
-
-def bot_hash(folder: Path) -> str:
-    """Content hash of a bot folder: a changed bot is a new version of its entry."""
-    try:
-        from arena.process import bot_hash as process_bot_hash
-    except ImportError:
-        return _folder_sha256(folder)
-    return process_bot_hash(folder)
-
-
-def _folder_sha256(folder: Path) -> str:
-    """sha256 over every regular file's relative path and content, in sorted order (caches and
-    compiled files left out)."""
-    digest = hashlib.sha256()
-    for file in sorted(folder.rglob("*")):
-        rel = file.relative_to(folder)
-        if not file.is_file() or "__pycache__" in rel.parts or file.suffix == ".pyc":
-            continue
-        digest.update(rel.as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
-    return digest.hexdigest()
