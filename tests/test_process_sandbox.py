@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.process import BotProcess, bwrap_works, load_manifest, use_bwrap
+from arena.process import BotProcess, bwrap_works, load_manifest, sandbox_mode, use_bwrap
 from arena.referee.spec import Limits, Sandbox
 
 FIXTURES = Path(__file__).parent / "process_fixtures"
@@ -24,6 +24,14 @@ def test_bwrap_works_here():
     assert use_bwrap(Sandbox.AUTO) is True
     assert use_bwrap(Sandbox.BWRAP) is True
     assert use_bwrap(Sandbox.NONE) is False
+
+
+def test_sandbox_setting_is_the_spec_enum_or_its_value():
+    assert [sandbox_mode(s) for s in Sandbox] == ["auto", "bwrap", "none"]
+    assert sandbox_mode("none") == "none"
+    assert use_bwrap("bwrap") is True
+    with pytest.raises(ValueError, match=r"unknown sandbox setting 'docker'; use one of auto, bw"):
+        use_bwrap("docker")
 
 
 @pytest.mark.parametrize("sandbox", MODES)

@@ -24,10 +24,10 @@ import sys
 import tempfile
 import threading
 import time
+from enum import Enum
 from pathlib import Path
 from types import TracebackType
 
-import arena
 from arena.process.errors import (
     BotExited,
     BotStartError,
@@ -36,10 +36,9 @@ from arena.process.errors import (
     MalformedOutput,
     quote,
 )
-from arena.process.limits import launcher_argv
+from arena.process.limits import ProcessLimits, launcher_argv
 from arena.process.manifest import BotManifest, resolve_command
 from arena.process.sandbox import bwrap_argv, use_bwrap
-from arena.referee.spec import Limits, Sandbox
 
 __all__ = ["DEFAULT_SEND_TIMEOUT", "START_TIMEOUT", "BotProcess"]
 
@@ -54,7 +53,8 @@ STDERR_TAIL_BYTES = 16 * 1024
 TRUNCATED_MARKER = b"\n[stderr truncated]\n"
 
 _CHUNK = 64 * 1024
-_ARENA_ROOT = str(Path(arena.__file__).resolve().parent.parent)
+_ARENA_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder holding the ``arena`` package, put on a bot's ``PYTHONPATH``."""
 _monotonic = time.monotonic
 
 
@@ -70,7 +70,7 @@ class BotProcess:
         manifest: BotManifest,
         proc: subprocess.Popen[bytes],
         *,
-        limits: Limits,
+        limits: ProcessLimits,
         sandboxed: bool,
         workdir: Path,
         log_file,
@@ -107,6 +107,7 @@ class BotProcess:
         self._out_poller: select.poll | None = None
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
+        self._tail_final = False
         self._log_file = log_file
         self._stderr_thread = threading.Thread(
             target=self._drain_stderr,
@@ -123,11 +124,14 @@ class BotProcess:
         cls,
         manifest: BotManifest,
         *,
-        limits: Limits,
-        sandbox: Sandbox,
+        limits: ProcessLimits,
+        sandbox: Enum | str,
         log_path: Path | None = None,
     ) -> BotProcess:
         """Start the bot's program; raise :class:`BotStartError` if it cannot be started.
+
+        ``limits``: an ``arena.referee.spec.Limits``; ``sandbox``: an
+        ``arena.referee.spec.Sandbox`` (or its value, ``"auto"``, ``"bwrap"``, ``"none"``).
 
         ``log_path``: file that receives the bot's stderr (appended, at most
         ``limits.stderr_bytes``); its folder is created when missing."""
@@ -344,7 +348,7 @@ class BotProcess:
             if _monotonic() >= deadline:
                 if self._pidfd < 0 and self._proc.poll() is not None:
                     raise self._exited("exited", deadline)
-                pending = f"; partial line so far: {quote(bytes(self._buf))}" if self._buf else ""
+                pending = f"; partial line: {quote(bytes(self._buf[:201]))}" if self._buf else ""
                 raise BotTimeout(
                     f"bot {self._label} sent no complete line within {timeout:g} s{pending}"
                 )
@@ -401,8 +405,9 @@ class BotProcess:
         """The last ``max_chars`` characters the bot wrote to stderr (also beyond the log cap).
 
         When the bot has ended, waits briefly for its last stderr bytes to be drained."""
-        if self._proc.poll() is not None:
+        if not self._tail_final and self._proc.poll() is not None:
             self._stderr_thread.join(timeout=0.5)
+            self._tail_final = True  # wait once: a leftover child may hold stderr open
         with self._tail_lock:
             data = bytes(self._tail[-4 * max_chars :])
         text = data.decode("utf-8", "replace")

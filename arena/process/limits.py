@@ -11,10 +11,30 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Protocol
 
-from arena.referee.spec import Limits
+__all__ = ["LAUNCHER", "ProcessLimits", "launcher_argv", "rlimits"]
 
-__all__ = ["LAUNCHER", "launcher_argv", "rlimits"]
+
+class ProcessLimits(Protocol):
+    """The resource limits of a bot, as :class:`arena.referee.spec.Limits` holds them.
+
+    ``arena.process`` imports nothing else of ``arena`` (the referee imports it), so it takes
+    any object with these fields."""
+
+    @property
+    def memory_mb(self) -> int: ...
+    @property
+    def cpu_seconds(self) -> int: ...
+    @property
+    def file_size_mb(self) -> int: ...
+    @property
+    def open_files(self) -> int: ...
+    @property
+    def line_bytes(self) -> int: ...
+    @property
+    def stderr_bytes(self) -> int: ...
+
 
 LAUNCHER = r"""
 import os, resource, sys
@@ -47,7 +67,7 @@ except BaseException as exc:
 the bot's argv."""
 
 
-def rlimits(limits: Limits) -> list[tuple[str, int, int]]:
+def rlimits(limits: ProcessLimits) -> list[tuple[str, int, int]]:
     """``(RLIMIT name, soft, hard)`` for a bot under ``limits``.
 
     Memory is limited with ``RLIMIT_DATA`` (heap and private writable mappings), not
@@ -66,7 +86,7 @@ def rlimits(limits: Limits) -> list[tuple[str, int, int]]:
 
 
 def launcher_argv(
-    argv: Sequence[str], *, limits: Limits, status_fd: int, subreaper_of: int = 0
+    argv: Sequence[str], *, limits: ProcessLimits, status_fd: int, subreaper_of: int = 0
 ) -> list[str]:
     """``argv`` prefixed with the launcher that applies ``limits``.
 

@@ -13,12 +13,16 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
+from enum import Enum
 from pathlib import Path
 
 from arena.process.errors import SandboxUnavailable
-from arena.referee.spec import Sandbox
 
-__all__ = ["bwrap_argv", "bwrap_works", "use_bwrap"]
+__all__ = ["SANDBOX_MODES", "bwrap_argv", "bwrap_works", "sandbox_mode", "use_bwrap"]
+
+SANDBOX_MODES = ("auto", "bwrap", "none")
+"""The values of :class:`arena.referee.spec.Sandbox`, which ``arena.process`` does not import
+(the referee imports this package): a setting is that enum or one of these strings."""
 
 log = logging.getLogger(__name__)
 
@@ -84,25 +88,35 @@ def _supports_size() -> bool:
     return b"--size" in done.stdout + done.stderr
 
 
-def use_bwrap(sandbox: Sandbox) -> bool:
-    """Whether a bot started with ``sandbox`` runs under bubblewrap.
+def sandbox_mode(sandbox: Enum | str) -> str:
+    """``"auto"``, ``"bwrap"`` or ``"none"`` for a ``Sandbox`` member or one of those strings."""
+    mode = sandbox.value if isinstance(sandbox, Enum) else sandbox
+    if mode not in SANDBOX_MODES:
+        raise ValueError(
+            f"unknown sandbox setting {sandbox!r}; use one of {', '.join(SANDBOX_MODES)}"
+        )
+    return mode
+
+
+def use_bwrap(sandbox: Enum | str) -> bool:
+    """Whether a bot started with ``sandbox`` (an ``arena.referee.spec.Sandbox``) runs under
+    bubblewrap.
 
     ``AUTO``: when :func:`bwrap_works`; ``NONE``: never; ``BWRAP``: always, and raises
     :class:`SandboxUnavailable` when bubblewrap does not work here."""
-    if sandbox is Sandbox.NONE:
+    mode = sandbox_mode(sandbox)
+    if mode == "none":
         return False
-    if sandbox is Sandbox.AUTO:
+    if mode == "auto":
         return bwrap_works()
-    if sandbox is Sandbox.BWRAP:
-        if not bwrap_works():
-            where = _bwrap_path()
-            problem = "is not installed" if where is None else f"at {where!r} does not work here"
-            raise SandboxUnavailable(
-                f"sandbox 'bwrap' was asked for but bubblewrap {problem}; install bubblewrap "
-                "(and allow unprivileged user namespaces) or use sandbox 'auto' or 'none'"
-            )
-        return True
-    raise TypeError(f"sandbox must be an arena.referee.spec.Sandbox, not {sandbox!r}")
+    if not bwrap_works():
+        where = _bwrap_path()
+        problem = "is not installed" if where is None else f"at {where!r} does not work here"
+        raise SandboxUnavailable(
+            f"sandbox 'bwrap' was asked for but bubblewrap {problem}; install bubblewrap "
+            "(and allow unprivileged user namespaces) or use sandbox 'auto' or 'none'"
+        )
+    return True
 
 
 def _under(path: Path, parent: Path) -> bool:
