@@ -66,8 +66,11 @@ def narrate(record: dict) -> Iterator[str]:
     yield ""
     if result is None:
         yield "The game did not finish."
+        return
+    how = result.get("ended_by", "finished")
+    if result.get("winner") is None:
+        first = [t for t, place in enumerate(result["places"]) if place == 1]
+        verdict = f"Teams {' and '.join(map(str, first))} share first place ({how})"
     else:
-        yield (
-            f"Team {result['winner']} wins ({result.get('ended_by', 'finished')}); "
-            f"scores {result['scores']}, places {result['places']}"
-        )
+        verdict = f"Team {result['winner']} wins ({how})"
+    yield f"{verdict}; scores {result['scores']}, places {result['places']}"

@@ -35,6 +35,4 @@ def fail(message: str) -> None:
 
 
 # Command modules register themselves on import.
-from . import engine_cmds  # noqa: E402, F401
-from . import league_cmds  # noqa: E402, F401
-from . import bot_cmds  # noqa: E402, F401
+from . import bot_cmds, engine_cmds, league_cmds  # noqa: E402, F401
