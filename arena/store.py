@@ -339,7 +339,7 @@ class Store:
                     conn.execute(f"DELETE FROM {table} WHERE tournament = ?", (old.id,))
                 conn.execute("DELETE FROM tournaments WHERE id = ?", (old.id,))
                 discarded = True
-                log.warning("discarded the stored night %r (--restart)", old.name)
+                log.info("discarded the stored night %r (restart)", old.name)
             spec = json.dumps(tournament.canonical(), sort_keys=True)
             cur = conn.execute(
                 "INSERT INTO tournaments (name, file, spec_hash, spec, matches, created)"
