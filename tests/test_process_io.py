@@ -110,6 +110,21 @@ def test_exiting_bot_gives_its_last_line_then_bot_exited_with_the_status(sandbox
             bot.send("anyone there?")
 
 
+def test_a_bot_that_closes_its_stdout_but_runs_on_gives_bot_exited(tmp_path):
+    folder = tmp_path / "mute"
+    folder.mkdir()
+    (folder / "bot.yaml").write_text("name: mute\nversion: 1\ncommand: python bot.py\n")
+    (folder / "bot.py").write_text("import os, time\nos.close(1)\ntime.sleep(30)\n")
+    manifest = load_manifest(folder)
+    with BotProcess.start(manifest, limits=Limits(), sandbox=Sandbox.NONE) as bot:
+        began = time.monotonic()
+        with pytest.raises(BotExited, match=r"mute\[\d+\] closed its stdout$") as info:
+            bot.readline(timeout=20)
+        assert time.monotonic() - began < 5
+        assert info.value.returncode is None
+        assert bot.alive
+
+
 def test_garbage_bytes_give_malformed_output_and_the_next_line_still_arrives():
     with start("garbage") as bot:
         with pytest.raises(MalformedOutput, match=r"not UTF-8 .*b'\\xff\\xfe not utf-8'") as info:

@@ -167,3 +167,10 @@ def test_relative_program_missing_or_not_executable(tmp_path):
     (folder / "run.sh").write_text("#!/bin/sh\n")
     with pytest.raises(BotStartError, match=r"is not executable; run 'chmod \+x"):
         resolve_command(load_manifest(folder))
+
+
+def test_python_module_and_code_arguments_are_not_taken_for_paths(tmp_path):
+    folder = write_bot(tmp_path / "b", "name: b\nversion: 1\ncommand: python -m mybot mybot\n")
+    (folder / "mybot").mkdir()
+    argv = resolve_command(load_manifest(folder))
+    assert argv == (sys.executable, "-m", "mybot", str(folder / "mybot"))

@@ -294,11 +294,12 @@ class BotProcess:
                 if nl > self._line_bytes:
                     del buf[: nl + 1]
                     raise self._too_long()
-                raw = bytes(buf[:nl])
+                raw = buf[:nl]
                 del buf[: nl + 1]
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
+                    raw = bytes(raw)
                     log.debug("%s > (not UTF-8) %r", self._label, raw[:200])
                     raise MalformedOutput(
                         f"bot {self._label} wrote a line that is not UTF-8 ({exc.reason} at byte "

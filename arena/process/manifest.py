@@ -212,7 +212,8 @@ def resolve_command(manifest: BotManifest, path_env: str | None = None) -> tuple
     * any other first word is looked up on ``path_env`` (default: the arena's ``PATH``);
     * an argument that names an existing file or folder inside the bot folder (``bot.py``,
       ``src/main.js``) is replaced by its absolute path, because the bot runs in a private
-      working directory, not in its folder. Options (``-u``) and other words are left alone.
+      working directory, not in its folder. Options (``-u``), the word after python's ``-m``
+      or ``-c``, and other words are left alone.
 
     Raises :class:`BotStartError` when the program is not found or not executable.
     """
@@ -242,10 +243,15 @@ def resolve_command(manifest: BotManifest, path_env: str | None = None) -> tuple
             )
         program = os.path.abspath(found)
     resolved = [program]
+    python = program == sys.executable
+    previous = ""
     for arg in args:
-        if arg and not _OPTION.match(arg) and not os.path.isabs(arg):
+        # The word after python's -m / -c is a module name or code, never a path.
+        literal = python and previous in ("-m", "-c")
+        if arg and not literal and not _OPTION.match(arg) and not os.path.isabs(arg):
             candidate = folder / arg
             if os.path.lexists(candidate):
                 arg = str(candidate)
         resolved.append(arg)
+        previous = arg
     return tuple(resolved)
