@@ -159,3 +159,24 @@ def test_shipped_tournament_files_load():
         assert len(t.entries) >= 3
     main_job = load_tournament(ROOT / "tournaments" / "league-night.yaml")
     assert {e.bots[0].name for e in main_job.entries} >= {"random", "greedy"}
+
+
+def test_bench_league_prints_both_rates_and_the_ratio(tmp_path):
+    bot = tmp_path / "bots" / "r"
+    bot.mkdir(parents=True)
+    (bot / "bot.py").write_text((ROOT / "bots" / "random" / "bot.py").read_text())
+    (bot / "bot.yaml").write_text('name: r\nversion: "1"\ncommand: [python3, bot.py]\n')
+    entries = "".join(f"  - {{name: r{i}, bot: bots/r}}\n" for i in range(4))
+    file = tmp_path / "bench.yaml"
+    file.write_text(f"name: b\nmax_hands: 3\nsandbox: none\nentries:\n{entries}")
+    result = arena("bench", "league", "--file", str(file))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "1 worker(s)",
+        "2 worker(s)",
+        "ratio 2 workers / 1 worker",
+    ]
+    assert all(" 24 games in " in line for line in lines[:2])
+    rates = [float(line.split("= ")[1].split()[0]) for line in lines[:2]]
+    assert float(lines[2].split(": ")[1]) == pytest.approx(rates[1] / rates[0], abs=0.01)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import trueskill
 
-from arena.ratings import standings
+from arena.ratings import rate, standings
 from arena.referee.spec import GameOutcome, MatchResult, MatchSpec
 from arena.runner import Progress, run_night
 from arena.store import Store
@@ -156,6 +156,21 @@ def test_restart_replays_everything(tmp_path):
         again = run_night(t, store, workers=1, progress=None, play_fn=stand_in, restart=True)
         assert (again.discarded, again.played) == (True, 4)
         assert stored(store) == before
+
+
+def test_a_later_night_starts_from_the_earlier_ratings(tmp_path):
+    first = load_tournament(night_file(tmp_path, n_entries=4, name="monday"))
+    with Store.open(tmp_path / "l.db") as store:
+        run_night(first, store, workers=1, progress=None, play_fn=stand_in)
+        monday = store.ratings(store.night("monday"))
+        # tuesday: same entries and bots, one more entry
+        second = load_tournament(night_file(tmp_path, n_entries=5, name="tuesday"))
+        run_night(second, store, workers=1, progress=None, play_fn=stand_in)
+        tuesday = store.night("tuesday")
+        entries = store.entries(tuesday)
+        assert [e.start for e in entries] == [monday[i] for i in range(4)] + [None]
+        expected = rate(store.games(tuesday), {e.index: e.start for e in entries})
+        assert store.ratings(tuesday) == {e: (r.mu, r.sigma) for e, r in expected.items()}
 
 
 def test_progress_is_whole_lines_when_not_a_terminal(tmp_path):
