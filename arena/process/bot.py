@@ -137,9 +137,15 @@ class BotProcess:
         ``limits.stderr_bytes``); its folder is created when missing."""
         sandboxed = use_bwrap(sandbox)
         argv = resolve_command(manifest)
-        workdir = Path(tempfile.mkdtemp(prefix="arena-bot-")).resolve()
+        try:
+            workdir = Path(tempfile.mkdtemp(prefix="arena-bot-")).resolve()
+        except OSError as exc:
+            raise BotStartError(
+                f"bot {manifest.name!r}: cannot create its working directory: {exc}"
+            ) from exc
         status_r = status_w = -1
         log_file = None
+        proc: subprocess.Popen[bytes] | None = None
         try:
             tmpdir = workdir / "tmp"
             tmpdir.mkdir()
@@ -195,13 +201,22 @@ class BotProcess:
             status_w = -1
             problem = _read_status(status_r, START_TIMEOUT)
             if problem is not None:
+                raise BotStartError(f"bot {manifest.name!r}: cannot start {argv[0]!r}: {problem}")
+            bot = cls(
+                manifest,
+                proc,
+                limits=limits,
+                sandboxed=sandboxed,
+                workdir=workdir,
+                log_file=log_file,
+            )
+        except BaseException:
+            if proc is not None:
                 _kill_group(proc)
                 proc.wait()
                 for pipe in (proc.stdin, proc.stdout, proc.stderr):
                     if pipe is not None:
                         pipe.close()
-                raise BotStartError(f"bot {manifest.name!r}: cannot start {argv[0]!r}: {problem}")
-        except BaseException:
             if log_file is not None:
                 log_file.close()
             shutil.rmtree(workdir, ignore_errors=True)
@@ -210,9 +225,6 @@ class BotProcess:
             for fd in (status_r, status_w):
                 if fd >= 0:
                     os.close(fd)
-        bot = cls(
-            manifest, proc, limits=limits, sandboxed=sandboxed, workdir=workdir, log_file=log_file
-        )
         log.debug("%s started (%s)", bot._label, "bwrap" if sandboxed else "no sandbox")
         return bot
 
