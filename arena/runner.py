@@ -17,7 +17,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -40,7 +39,7 @@ from arena.ratings import rate
 from arena.referee import play_match
 from arena.referee.spec import MatchResult, MatchSpec
 from arena.schedule import ScheduledMatch, build_schedule
-from arena.store import Night, Store
+from arena.store import Night, Store, StoreError
 from arena.tournament import Tournament
 
 __all__ = [
@@ -217,7 +216,7 @@ def run_night(
     workers: int | None = None,
     executor: Executor | None = None,
     restart: bool = False,
-    progress: TextIO | None = sys.stderr,
+    progress: TextIO | None = None,
     log_dir: Path | None = None,
     play_fn: Callable[[MatchSpec], MatchResult] = play,
 ) -> NightReport:
@@ -226,6 +225,7 @@ def run_night(
     ``workers`` overrides the file's (default: one per core). ``executor`` replaces the local
     process pool (the caller then owns it; it is not shut down here). ``play_fn`` is what the
     workers call with each :class:`MatchSpec` (must be picklable for a process pool).
+    ``progress`` is the stream for the progress line (none when ``None``).
     On Ctrl-C the report says ``interrupted``; nothing is raised."""
     t = tournament
     schedule = build_schedule([e.name for e in t.entries], t.seed, t.cycles)
@@ -270,7 +270,13 @@ def run_night(
                 failures.append(MatchFailure(match.index, f"{type(exc).__name__}: {exc}"))
                 stored.add(future)
                 return
-            store.save_match(night, match, result)
+            try:
+                store.save_match(night, match, result)
+            except StoreError as exc:  # a result that does not fit its match: a referee bug
+                log.error("match %d: result refused: %s", match.index, exc)
+                failures.append(MatchFailure(match.index, f"StoreError: {exc}"))
+                stored.add(future)
+                return
             stored.add(future)
             played += 1
             games += len(result.games)

@@ -64,6 +64,13 @@ def failing_odd(spec: MatchSpec) -> MatchResult:
     return stand_in(spec)
 
 
+def wrong_seeds(spec: MatchSpec) -> MatchResult:
+    """A referee bug: every game reported with another seed."""
+    result = stand_in(spec)
+    games = tuple(GameOutcome(**{**g.__dict__, "seed": g.seed + 1}) for g in result.games)
+    return MatchResult(games, result.startup_seconds, result.decisions)
+
+
 def night_file(folder: Path, n_entries: int = 5, name: str = "night", extra: str = "") -> Path:
     bot = folder / "bots" / "x"
     if not bot.exists():
@@ -138,6 +145,16 @@ def test_failed_matches_stay_pending_and_a_rerun_plays_only_them(tmp_path):
     with Store.open(tmp_path / "whole.db") as store:
         run_night(t, store, workers=1, progress=None, play_fn=stand_in)
         assert stored(store) == resumed
+
+
+def test_a_result_that_does_not_fit_is_a_failure_and_stays_pending(tmp_path):
+    t = load_tournament(night_file(tmp_path, n_entries=3))
+    with Store.open(tmp_path / "l.db") as store:
+        report = run_night(t, store, workers=1, progress=None, play_fn=wrong_seeds)
+        assert (report.stored, report.played) == (0, 0)
+        assert len(report.failures) == 1
+        assert report.failures[0].error.startswith("StoreError: match 0: game 0 seed ")
+        assert store.pending_matches(report.night) == {0}
 
 
 def test_a_finished_night_plays_nothing(tmp_path):

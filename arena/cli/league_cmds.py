@@ -56,7 +56,7 @@ def _standings_text(store: Store, night: Night, fmt: Format) -> str:
 
 def _run(tournament: Tournament, store: Store, workers: int | None, restart: bool) -> NightReport:
     try:
-        return run_night(tournament, store, workers=workers, restart=restart)
+        return run_night(tournament, store, workers=workers, restart=restart, progress=sys.stderr)
     except StoreError as exc:
         fail(str(exc))
         raise
