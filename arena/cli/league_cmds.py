@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections import Counter
@@ -153,6 +154,14 @@ def table(db: str | None, name: str | None, fmt: str, h2h: bool) -> None:
 def bench_league(file: str) -> None:
     """Play the same small night with 1 worker and with 2; print games/s and their ratio."""
     tournament = _load(file)
+    load = os.getloadavg()[0]
+    cores = os.cpu_count() or 1
+    if load >= 0.5:
+        click.echo(
+            f"note: load average {load:.1f} on {cores} cores before the run; "
+            "other work on this machine lowers the ratio",
+            err=True,
+        )
     rates = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         for workers in (1, 2):
