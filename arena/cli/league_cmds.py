@@ -69,10 +69,16 @@ def _run(tournament: Tournament, store: Store, workers: int | None, restart: boo
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--db", type=click.Path(dir_okay=False), help="Database (default: see docs).")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    help="Database (default: the file's database:, else leagues/<file stem>.db).",
+)
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: cores).")
 @click.option("--restart", is_flag=True, help="Discard this night's stored results, start anew.")
-@click.option("--format", "fmt", type=_FORMATS, default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=_FORMATS, default="text", show_default=True, help="Standings format."
+)
 def run(file: str, db: str | None, workers: int | None, restart: bool, fmt: str) -> None:
     """Play the league night in FILE (resuming it if stored) and print the standings."""
     tournament = _load(file)
@@ -118,7 +124,9 @@ def _default_db() -> Path:
     "--db", type=click.Path(dir_okay=False), help="Database (default: newest leagues/*.db)."
 )
 @click.option("--tournament", "name", help="Night name (default: the latest night).")
-@click.option("--format", "fmt", type=_FORMATS, default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=_FORMATS, default="text", show_default=True, help="Table format."
+)
 @click.option("--h2h", is_flag=True, help="Head-to-head table instead of the standings.")
 def table(db: str | None, name: str | None, fmt: str, h2h: bool) -> None:
     """Print the standings (or head-to-head table) of a stored night."""
