@@ -77,7 +77,7 @@ class Limits:
     """Resource limits of each bot process."""
 
     memory_mb: int = 1024
-    """Address space (RLIMIT_AS)."""
+    """Memory: heap and private writable mappings (RLIMIT_DATA); see docs/sandbox.md."""
     cpu_seconds: int = 600
     """CPU time for the whole match (RLIMIT_CPU)."""
     file_size_mb: int = 16
