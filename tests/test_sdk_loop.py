@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 from test_sdk_driver import ROOT, handshake, play_game, python_bot
 
-from arena.engine import Game, Rules
+from arena.engine import Game, Phase, Rules, parse_action
 from arena.protocol import bye_message, hello_message, request_message
 from arena.sdk import Bot, run
 
@@ -202,3 +203,38 @@ def test_an_unreadable_event_is_skipped_and_the_request_still_answered(caplog):
     assert [str(e) for e in bot.events] == ["BidMade(seat=1, amount=3)"]
     assert json.loads(out.getvalue().splitlines()[1])["id"] == 7
     assert "cannot read an event: bad event" in caplog.text
+
+
+class _Bidder(Bot):
+    """Overrides only ``bid``: the SDK builds the View for bidding decisions alone."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=3)
+        self.views: list = []
+
+    def bid(self, view, legal):
+        self.views.append(view)
+        return legal.choices[0]
+
+
+def test_the_view_is_built_exactly_for_the_decisions_a_method_of_the_bots_own_receives():
+    game = Game.new(5, Rules(max_hands=2))
+    rng = random.Random(5)
+    lines = [json.dumps(hello_message(0, game.rules, {"move": 1, "bank": 5, "handshake": 5}, 1))]
+    legals, bidding_views = [], []
+    while not game.is_over:
+        seat, legal = game.current_player, game.legal_actions()
+        view = game.view(seat)
+        if legal.phase is Phase.BIDDING:
+            bidding_views.append(view)
+        legals.append(legal)
+        lines.append(json.dumps(request_message(len(legals), [], view, legal, {"bank": 5})))
+        game.apply(legal.sample(rng))
+    out = io.StringIO()
+    bot = _Bidder()
+    run(bot, stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
+    replies = [json.loads(line) for line in out.getvalue().splitlines()[1:]]
+    assert [r["id"] for r in replies] == list(range(1, len(legals) + 1))
+    assert all(parse_action(r["action"]) in legal for r, legal in zip(replies, legals, strict=True))
+    assert {legal.phase for legal in legals} == set(Phase) - {Phase.OVER}
+    assert bot.views == bidding_views

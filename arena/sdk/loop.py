@@ -16,7 +16,9 @@ bot: the traceback goes to stderr (the bot's log) and the SDK answers with a uni
 legal action, so a buggy bot plays badly instead of faulting.
 
 The request path is kept lean (one JSON parse, one View, one write, no logging) because every
-decision of a match goes through it.
+decision of a match goes through it. The View is built only for a decision that a method of the
+bot's own receives: the SDK's default methods (a random legal action) never look at it, so a bot
+that keeps a default for some phase is passed ``None`` as the view there.
 """
 
 from __future__ import annotations
@@ -196,9 +198,32 @@ def run_loop(bot: Bot, stdin=None, stdout=None) -> None:
         sys.stdout = saved
 
 
+_DECISION_METHODS = {
+    Phase.BIDDING: "bid",
+    Phase.TRUMP: "name_trump",
+    Phase.DRAW: "discard",
+    Phase.DEALER_DISCARD: "discard",
+    Phase.PLAY: "play",
+}
+
+
+def _phases_needing_a_view(bot: Bot) -> frozenset[Phase]:
+    """The phases whose decision reaches a method of the bot's own (all of them when it
+    overrides ``act``); in the others the SDK's default ignores the view."""
+    kind = type(bot)
+    if kind.act is not Bot.act:
+        return frozenset(Phase)
+    return frozenset(
+        phase
+        for phase, name in _DECISION_METHODS.items()
+        if getattr(kind, name) is not getattr(Bot, name)
+    )
+
+
 def _serve(bot: Bot, lines, send) -> None:
     # Events cost a decode each; skip them for bots that do not listen.
     wants_events = type(bot).on_event is not Bot.on_event
+    needs_view = _phases_needing_a_view(bot)
     rules = Rules()
 
     parse = json.JSONDecoder().decode
@@ -219,8 +244,9 @@ def _serve(bot: Bot, lines, send) -> None:
                     bot.bank_left = clock.get("bank", bot.bank_left)
                 if wants_events:
                     _tell_events(bot, message["events"])
-                view = _fast_view(message["view"], rules)
-                legal = _fast_legal(message["legal"], view.seat)
+                view_data = message["view"]
+                legal = _fast_legal(message["legal"], view_data["seat"])
+                view = _fast_view(view_data, rules) if legal.phase in needs_view else None
                 request_id = message["id"]
             except (MalformedMessage, KeyError, TypeError, ValueError, AttributeError) as e:
                 logger.error("cannot read request %.200r: %s", line, e)
