@@ -25,7 +25,7 @@ MCTS = ROOT / "bots" / "mcts"
 sys.path.insert(0, str(MCTS))
 
 from mctsbot.knowledge import RELAXED, STRICT, Knowledge, voids_of  # noqa: E402
-from mctsbot.player import MctsBot, discard_candidates  # noqa: E402
+from mctsbot.player import SEARCHED, MctsBot, discard_candidates  # noqa: E402
 from mctsbot.policy import policy_action  # noqa: E402
 
 
@@ -155,14 +155,18 @@ def test_discard_candidates_are_all_legal_and_distinct():
             assert spec.problem(c) is None
 
 
-def _bot(seat: int, move: float, share: float = 0.5) -> MctsBot:
-    bot = MctsBot(seed=seat, share=share)
+ALL_PHASES = frozenset({Phase.BIDDING, Phase.TRUMP, Phase.DRAW, Phase.DEALER_DISCARD, Phase.PLAY})
+
+
+def _bot(seat: int, move: float, share: float = 0.5, searched=ALL_PHASES) -> MctsBot:
+    bot = MctsBot(seed=seat, share=share, searched=searched)
     bot.info = MatchInfo(seat, Rules(), move, 10.0)
     return bot
 
 
-def test_the_bot_answers_legally_in_every_phase():
+def test_the_bot_answers_legally_in_every_phase_searched_or_not():
     bot = _bot(0, move=0.01)
+    by_default = _bot(0, move=0.01, searched=SEARCHED)
     phases = set()
     for game, _seat in SITUATIONS:
         seat = game.turn
@@ -170,8 +174,11 @@ def test_the_bot_answers_legally_in_every_phase():
         bot.request_received = time.monotonic()
         legal = game.legal_actions()
         assert bot.act(game.view(seat), legal) in legal
+        by_default.info.seat = seat
+        by_default.request_received = time.monotonic()
+        assert by_default.act(game.view(seat), legal) in legal
         phases.add(legal.phase)
-    assert phases == {Phase.BIDDING, Phase.TRUMP, Phase.DRAW, Phase.DEALER_DISCARD, Phase.PLAY}
+    assert phases == ALL_PHASES
     assert bot.simulations > 1000
 
 
@@ -234,6 +241,7 @@ def test_the_manifest_runs_bot_py_with_half_the_move_time():
     manifest = yaml.safe_load((MCTS / "bot.yaml").read_text())
     assert manifest["name"] == "mcts"
     assert manifest["command"] == ["python3", "bot.py", "--share", "0.5"]
+    assert {Phase.TRUMP, Phase.PLAY} == SEARCHED
     assert (MCTS / "bot.py").is_file()
 
 

@@ -63,11 +63,9 @@ def search(
     rng: random.Random,
     *,
     max_iterations: int | None = None,
-    bonus: list[float] | None = None,
 ) -> SearchResult:
     """Evaluate ``candidates`` (legal actions for ``view.seat``, to move) until ``deadline``
-    (a ``time.monotonic()`` value) or ``max_iterations``, and return the best one; ``bonus``
-    (one number per candidate) is added to the means before choosing."""
+    (a ``time.monotonic()`` value) or ``max_iterations``, and return the best one."""
     start = time.monotonic()
     knowledge = Knowledge(view)
     team = view.seat % 3
@@ -96,7 +94,7 @@ def search(
         for i in range(k):
             totals[i] += values[i]
     if iterations:
-        means = tuple(t / iterations + (bonus[i] if bonus else 0.0) for i, t in enumerate(totals))
+        means = tuple(t / iterations for t in totals)
         best = max(range(k), key=means.__getitem__)
     else:
         means = tuple(0.0 for _ in range(k))
