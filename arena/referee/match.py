@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.engine import Action, Game, IllegalActionError, LegalActions, view_of, visible_to
+from arena.engine import Action, Game, IllegalActionError, LegalActions, visible_to
 from arena.engine.events import HandScored
 from arena.engine.record import build_record
 from arena.process import (
@@ -39,11 +39,10 @@ from arena.protocol import (
     game_start_message,
     hello_message,
     parse_hello,
-    parse_reply,
 )
 
 from .spec import Fault, FaultKind, FaultPolicy, GameOutcome, MatchResult, MatchSpec
-from .wire import EventCache, request_line
+from .wire import RequestWriter, read_reply
 
 __all__ = ["play_match"]
 
@@ -393,7 +392,7 @@ class _Match:
             return self.end_game(index, game, by_seat, faults, faulted_entries)
 
         debug = self.debug
-        cache = EventCache(game.events)
+        writer = RequestWriter(game)
         while not game.is_over:
             seat = game.current_player
             player = by_seat[seat]
@@ -403,7 +402,7 @@ class _Match:
                 action = legal.sample(rng)
             else:
                 try:
-                    action = self.decide(player, game, legal, move, cache)
+                    action = self.decide(player, game, legal, move, writer)
                 except _BotFault as e:
                     fault = self.fault_from(player, index, e)
                     faults.append(fault)
@@ -420,7 +419,7 @@ class _Match:
         return self.end_game(index, game, by_seat, faults, set())
 
     def decide(
-        self, player: _Player, game: Game, legal: LegalActions, move: float, cache: EventCache
+        self, player: _Player, game: Game, legal: LegalActions, move: float, writer: RequestWriter
     ) -> Action:
         """One round trip: the request to ``player`` and its validated, legal answer."""
         seat = player.seat
@@ -429,14 +428,7 @@ class _Match:
         self.request_id += 1
         request_id = self.request_id
         limit = move + player.bank
-        line = request_line(
-            request_id,
-            cache.since(start, seat),
-            view_of(game, seat),
-            legal,
-            self.move_text,
-            round(player.bank, 3),
-        )
+        line = writer.line(request_id, seat, start, legal, self.move_text, round(player.bank, 3))
         if self.debug:
             logger.debug("-> %s %s", player.label, line)
         began = time.perf_counter()
@@ -451,7 +443,7 @@ class _Match:
             if used > move:
                 player.bank = max(0.0, player.bank - (used - move))
         try:
-            action = parse_reply(reply, request_id)
+            action = read_reply(reply, request_id)
         except WrongRequestId as e:
             raise _BotFault(FaultKind.WRONG_ID, _one_line(e), _truncate(reply)) from None
         except (ProtocolError, ValueError, TypeError, RecursionError) as e:

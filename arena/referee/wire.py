@@ -1,27 +1,50 @@
-"""The referee's fast encoding of ``request`` lines: the same JSON as
-:func:`arena.protocol.request_message` + :func:`arena.protocol.encode`, built as text.
+"""The referee's fast encoding of ``request`` lines and decoding of ``action`` replies: the same
+JSON as :func:`arena.protocol.request_message` + :func:`arena.protocol.encode`, built as text, and
+the same action as :func:`arena.protocol.parse_reply`.
 
-Every decision of a match goes through here, so the request is written directly from the seat's
-:class:`arena.engine.View` (what a seat may know stays decided by the engine's ``view_of`` and
-``visible_to``), with card and action texts quoted once, and each public event encoded once for
-all six seats instead of once per seat. ``tests/test_referee_wire.py`` checks that the result
-parses to exactly the protocol module's message.
+Every decision of a match goes through here, so:
+
+- :class:`RequestWriter` writes a seat's view straight from the game, field by field as the
+  engine's ``view_of`` takes them, with the text of each part cached for the game (a hand's bids
+  and finished tricks only grow, so their text is kept per (hand, count); the other parts per
+  value);
+- :class:`EventCache` encodes each public event once for all six seats (an event with hidden
+  parts, passed through ``visible_to``, once per seat), the common events written directly;
+- :func:`read_reply` recognises the one-line form the SDK writes and looks the action up,
+  falling back to ``parse_reply`` for anything else.
+
+``tests/test_referee_wire.py`` checks, for every decision of whole games, that the request text
+parses to exactly the protocol module's message and that replies decode to the same action.
 """
 
 from __future__ import annotations
 
 import json
 
-from arena.engine import DECK, Action, LegalActions, View, visible_to
-from arena.engine.events import Event
-from arena.protocol import encode, event_to_json, legal_to_json
+from arena.engine import DECK, Action, Game, LegalActions, Suit, View, visible_to
+from arena.engine.events import (
+    BidMade,
+    CardPlayed,
+    DealerExchanged,
+    Event,
+    Exchanged,
+    HandDealt,
+    TrickWon,
+)
+from arena.protocol import encode, event_to_json, legal_to_json, parse_reply
 
-__all__ = ["EventCache", "request_line", "view_text"]
+__all__ = ["EventCache", "RequestWriter", "read_reply", "request_line", "view_text"]
 
 _Q = {card: f'"{card}"' for card in DECK}
 """Each card's JSON text."""
 _ACTION_Q: dict[Action, str] = {}
 """Each action's JSON text (actions are interned by the engine, so this stays small)."""
+_ACTION_BY_TEXT: dict[str, Action] = {}
+"""The reverse of ``_ACTION_Q``: each action (no discard) by its text, for :func:`read_reply`."""
+
+
+_SUIT_Q = {suit: f'"{suit.letter}"' for suit in Suit}
+"""Each suit's JSON text."""
 
 
 def _cards(cards) -> str:
@@ -71,21 +94,59 @@ def _legal_text(legal: LegalActions) -> str:
         text = _ACTION_Q.get(action)
         if text is None:
             text = _ACTION_Q[action] = json.dumps(str(action))
+            _ACTION_BY_TEXT[str(action)] = action
         quoted.append(text)
     return f'{{"phase":"{legal.phase.value}","actions":[{",".join(quoted)}]}}'
 
 
+def _opt_cards(cards) -> str:
+    return "null" if cards is None else _cards(cards)
+
+
+def _event_text(event: Event) -> str:
+    """``encode(event_to_json(event))``, written directly for all but the rare events."""
+    kind = type(event)
+    if kind is CardPlayed:
+        return f'{{"type":"card","seat":{event.seat},"card":{_Q[event.card]}}}'
+    if kind is BidMade:
+        return f'{{"type":"bid","seat":{event.seat},"bid":{_int_or_null(event.amount)}}}'
+    if kind is TrickWon:
+        return (
+            f'{{"type":"trick","number":{event.number},"leader":{event.leader},'
+            f'"cards":{_trick(event.cards)},"winner":{event.winner}}}'
+        )
+    if kind is Exchanged:
+        return (
+            f'{{"type":"exchange","seat":{event.seat},"count":{event.count},'
+            f'"discarded":{_opt_cards(event.discarded)},"drawn":{_opt_cards(event.drawn)}}}'
+        )
+    if kind is DealerExchanged:
+        return (
+            f'{{"type":"dealer_exchange","seat":{event.seat},"count":{event.count},'
+            f'"picked_up":{_opt_cards(event.picked_up)},'
+            f'"discarded":{_opt_cards(event.discarded)}}}'
+        )
+    if kind is HandDealt:
+        hands = ",".join([_cards(hand) for hand in event.hands])
+        return (
+            f'{{"type":"hand_start","hand":{event.hand},"dealer":{event.dealer},"hands":[{hands}]}}'
+        )
+    return encode(event_to_json(event))
+
+
 class EventCache:
     """The JSON texts of one game's events: a public event (one every seat sees whole) is
-    encoded once; an event with hidden parts is encoded for each seat that asks."""
+    encoded once; an event with hidden parts is encoded once for each seat that asks."""
 
-    __slots__ = ("events", "texts")
+    __slots__ = ("events", "hidden", "texts")
 
     def __init__(self, events: list[Event]) -> None:
         self.events = events
         """The game's event list (the engine appends to it)."""
         self.texts: list[str | None] = []
         """Per event: its text if public, else ``None``."""
+        self.hidden: dict[tuple[int, int], str] = {}
+        """(event index, seat): the text of an event with hidden parts as that seat sees it."""
 
     def since(self, start: int, seat: int) -> str:
         """The comma-joined texts of events ``start:`` as ``seat`` sees them."""
@@ -93,14 +154,21 @@ class EventCache:
         for i in range(len(texts), len(events)):
             event = events[i]
             public = all(visible_to(event, s) is event for s in range(6))
-            texts.append(encode(event_to_json(event)) if public else None)
-        out = []
-        for i in range(start, len(events)):
-            text = texts[i]
-            out.append(
-                text if text is not None else encode(event_to_json(visible_to(events[i], seat)))
-            )
-        return ",".join(out)
+            texts.append(_event_text(event) if public else None)
+        chunk = texts[start:]
+        if None in chunk:
+            chunk = [
+                text if text is not None else self._as_seen(start + i, seat)
+                for i, text in enumerate(chunk)
+            ]
+        return ",".join(chunk)
+
+    def _as_seen(self, index: int, seat: int) -> str:
+        text = self.hidden.get((index, seat))
+        if text is None:
+            event = visible_to(self.events[index], seat)
+            text = self.hidden[index, seat] = _event_text(event)
+        return text
 
 
 def request_line(
@@ -112,3 +180,111 @@ def request_line(
         f'{{"type":"request","id":{request_id},"events":[{events}],"view":{view_text(view)},'
         f'"legal":{_legal_text(legal)},"time":{{"move":{move},"bank":{float(bank)!r}}}}}'
     )
+
+
+class RequestWriter:
+    """One game's request lines, written from the game itself with cached fragments.
+
+    :meth:`view_text` takes the same fields as :func:`arena.engine.view_of` (what a seat may
+    know is the seat's own hand, discards, draws and pick-up, and the public state) and gives
+    the same text as ``view_text(view_of(game, seat))``."""
+
+    __slots__ = ("cards", "events", "game", "ints", "runs")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        """The game being played (read, never changed)."""
+        self.events = EventCache(game.events)
+        """The texts of the game's events."""
+        self.cards: dict[tuple, str] = {}
+        """Text of a card list or of (seat, card) pairs, by value."""
+        self.ints: dict[tuple, str] = {}
+        """Text of a list of small ints (or nulls), by value."""
+        self.runs: dict[tuple[str, int, int], str] = {}
+        """("bids" or "tricks", hand, count): the text of a hand's first ``count`` bids or
+        finished tricks (the engine only appends to them during a hand)."""
+
+    def _cards(self, cards) -> str:
+        key = tuple(cards)
+        text = self.cards.get(key)
+        if text is None:
+            text = self.cards[key] = _cards(key)
+        return text
+
+    def _trick(self, pairs) -> str:
+        key = tuple(pairs)
+        text = self.cards.get(key)
+        if text is None:
+            text = self.cards[key] = _trick(key)
+        return text
+
+    def _ints(self, values: tuple) -> str:
+        text = self.ints.get(values)
+        if text is None:
+            text = self.ints[values] = _ints(values)
+        return text
+
+    def _bids(self) -> str:
+        game = self.game
+        key = ("bids", game.hand_no, len(game.bids))
+        text = self.runs.get(key)
+        if text is None:
+            text = ",".join([f"[{s},{_int_or_null(b)}]" for s, b in game.bids])
+            text = self.runs[key] = f"[{text}]"
+        return text
+
+    def _tricks(self) -> str:
+        game = self.game
+        key = ("tricks", game.hand_no, len(game.tricks))
+        text = self.runs.get(key)
+        if text is None:
+            text = ",".join(
+                [
+                    f'{{"leader":{leader},"cards":{_trick(cards)},"winner":{winner}}}'
+                    for leader, cards, winner in game.tricks
+                ]
+            )
+            text = self.runs[key] = f"[{text}]"
+        return text
+
+    def view_text(self, seat: int) -> str:
+        """``view_text(view_of(game, seat))``."""
+        game = self.game
+        trump = game.trump
+        cards = self._cards
+        return (
+            f'{{"seat":{seat},"hand_no":{game.hand_no},"dealer":{game.dealer},'
+            f'"phase":"{game.phase.value}","turn":{_int_or_null(game.current_player)},'
+            f'"scores":{self._ints(tuple(game.scores))},"hand":{cards(game.hands[seat])},'
+            f'"bids":{self._bids()},"bidder":{_int_or_null(game.bidder)},"bid":{game.bid},'
+            f'"trump":{"null" if trump is None else _SUIT_Q[trump]},'
+            f'"discarded":{cards(game.discards[seat])},"drawn":{cards(game.draws[seat])},'
+            f'"picked_up":{cards(game.pickup if seat == game.dealer else ())},'
+            f'"exchanged":{self._ints(tuple(game.exchanged))},'
+            f'"hand_sizes":{self._ints(tuple([len(h) for h in game.hands]))},'
+            f'"stock_size":{len(game.stock)},"trick_leader":{_int_or_null(game.trick_leader)},'
+            f'"trick":{self._trick(game.trick)},"tricks":{self._tricks()}}}'
+        )
+
+    def line(
+        self, request_id: int, seat: int, start: int, legal: LegalActions, move: str, bank: float
+    ) -> str:
+        """The ``request`` line (no newline) for ``seat`` to move, with the events from index
+        ``start`` on; ``move`` already as JSON text."""
+        return (
+            f'{{"type":"request","id":{request_id},"events":[{self.events.since(start, seat)}],'
+            f'"view":{self.view_text(seat)},"legal":{_legal_text(legal)},'
+            f'"time":{{"move":{move},"bank":{float(bank)!r}}}}}'
+        )
+
+
+def read_reply(line: str, request_id: int) -> Action:
+    """``parse_reply(line, request_id)``, with a shortcut for the exact one-line form the SDK
+    writes (``{"type":"action","id":N,"action":"TEXT"}``) naming an action the referee has
+    offered before (see ``_legal_text``). Raises what ``parse_reply`` raises."""
+    head = f'{{"type":"action","id":{request_id},"action":"'
+    if line.startswith(head) and line.endswith('"}'):
+        action = _ACTION_BY_TEXT.get(line[len(head) : -2])
+        if action is not None:
+            return action
+    return parse_reply(line, request_id)
