@@ -2,9 +2,14 @@
 SDK, against a bare JSON-lines echo between two Python processes with the same requests.
 
 The echo is the floor of any referee: the parent writes a request line, the child reads it,
-parses it and answers a fixed short line, the parent reads and parses the answer. The referee's
-figure adds the engine, the views and legal actions on the referee's side and the SDK's decoding
-and the bot's choice on the bot's side. The target is a ratio of at least 0.7.
+parses it with ``json`` and answers a fixed short line, the parent reads it (``os.read``, as
+``arena.process`` does) and parses it. The referee's figure adds the engine, the views and legal
+actions on the referee's side and the SDK's decoding and the bot's choice on the bot's side. The
+target is a ratio of at least 0.7. A match takes six processes in turn, which costs by itself
+(each wakes with cold caches), so the echo is also timed taking six children in turn.
+
+The machine's load moves both figures (the match runs for a second or two, the echo for a
+fraction of that), so compare several runs.
 """
 
 from __future__ import annotations
