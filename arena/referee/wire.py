@@ -261,7 +261,7 @@ class RequestWriter:
             f'"discarded":{cards(game.discards[seat])},"drawn":{cards(game.draws[seat])},'
             f'"picked_up":{cards(game.pickup if seat == game.dealer else ())},'
             f'"exchanged":{self._ints(tuple(game.exchanged))},'
-            f'"hand_sizes":{self._ints(tuple([len(h) for h in game.hands]))},'
+            f'"hand_sizes":{self._ints(tuple(map(len, game.hands)))},'
             f'"stock_size":{len(game.stock)},"trick_leader":{_int_or_null(game.trick_leader)},'
             f'"trick":{self._trick(game.trick)},"tricks":{self._tricks()}}}'
         )
