@@ -30,6 +30,7 @@ from arena.engine import (
 )
 from arena.sdk import Bot
 
+from .knowledge import SampleError
 from .policy import EFF, TRUMP, bid_amount, choose_discard, choose_play, choose_trump, keep_value
 from .search import search
 
@@ -151,7 +152,11 @@ class MctsBot(Bot):
                 "hand %d %s: no time (%.3fs), heuristic", view.hand_no, legal.phase.value, budget
             )
             return heuristic(view, legal)
-        result = search(view, candidates, time.monotonic() + budget, self.rng)
+        try:
+            result = search(view, candidates, time.monotonic() + budget, self.rng)
+        except SampleError as e:  # a view the sampler cannot explain: play on by the heuristic
+            log.warning("hand %d %s: %s; heuristic", view.hand_no, legal.phase.value, e)
+            return heuristic(view, legal)
         self.decisions += 1
         self.simulations += result.simulations
         self.search_seconds += result.seconds
