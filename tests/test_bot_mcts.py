@@ -15,10 +15,16 @@ import yaml
 from test_sdk_driver import ROOT, play_game, python_bot
 
 from arena.engine import (
+    DECK,
+    JOKER,
     Game,
     Phase,
     Rules,
+    Suit,
     is_trump,
+    left_bauer,
+    right_bauer,
+    trick_power,
 )
 from arena.protocol import bye_message, hello_message
 from arena.sdk import MatchInfo
@@ -28,7 +34,7 @@ sys.path.insert(0, str(MCTS))
 
 from mctsbot.knowledge import RELAXED, STRICT, Knowledge, SampleError, voids_of  # noqa: E402
 from mctsbot.player import SEARCHED, MctsBot, discard_candidates  # noqa: E402
-from mctsbot.policy import policy_action  # noqa: E402
+from mctsbot.policy import EFF, POW, policy_action  # noqa: E402
 
 
 def _situations(games: int, per_game: int, seed: int = 7):
@@ -83,6 +89,14 @@ def test_the_situations_cover_every_phase_and_some_voids():
     assert sum(bool(v) for game, _s in SITUATIONS for v in _true_voids(game)) > 50
 
 
+def test_the_policy_tables_agree_with_the_engine():
+    for trump in Suit:
+        for card in DECK:
+            want = 4 if is_trump(card, trump) else card.suit
+            assert EFF[trump][card] == want
+            assert POW[trump][card] == trick_power(card, trump)
+
+
 def test_the_voids_read_from_a_view_are_the_true_voids():
     for game, seat in SITUATIONS:
         if game.trump is None:
@@ -113,6 +127,55 @@ def test_the_true_deal_always_meets_the_constraints():
         for c in game.stock:
             assert k.allowed(c, 6, mode)
     assert relaxed > 0
+
+
+def test_sampled_deals_keep_sizes_own_cards_voids_and_the_discard_rules():
+    rng = random.Random(3)
+    checked = 0
+    relaxed_trump_discards = 0
+    for game, seat in SITUATIONS:
+        view = game.view(seat)
+        k = Knowledge(view)
+        trump = game.trump
+        voids = _true_voids(game)
+        for _ in range(4):
+            a = k.assign(rng)
+            sampled = k.sample(rng)
+            # The sampled game looks exactly like the true one from this seat.
+            assert sampled.view(seat) == view
+            assert sampled.hands[seat] == game.hands[seat]
+            # Every unseen card is placed exactly once; each place has its true size.
+            placed = [c for h in a.hands.values() for c in h] + a.stock
+            placed += [c for d in a.discards.values() for c in d]
+            assert sorted(placed) == sorted(view.unseen())
+            assert len(a.stock) == len(game.stock)
+            for s in range(6):
+                if s == seat:
+                    continue
+                assert len(a.hands[s]) == len(game.hands[s])
+                assert len(a.discards.get(s, ())) == len(game.discards[s])
+                assert _holds(a.hands[s], voids[s], trump) == []
+                assert _holds(sampled.hands[s], voids[s], trump) == []
+                laid = a.discards.get(s, [])
+                if trump is None:
+                    assert laid == []
+                elif s != game.dealer:
+                    assert [c for c in laid if is_trump(c, trump)] == []
+                else:
+                    protected = {
+                        DECK[trump * 13 + 12],
+                        DECK[trump * 13],
+                        right_bauer(trump),
+                        left_bauer(trump),
+                        JOKER,
+                    }
+                    assert protected.isdisjoint(laid)
+                    if any(is_trump(c, trump) for c in laid):
+                        relaxed_trump_discards += 1
+                        assert all(is_trump(c, trump) for c in a.hands[s])
+            checked += 1
+    assert checked == 4 * len(SITUATIONS)
+    assert relaxed_trump_discards > 0
 
 
 def test_sampling_never_fails_even_where_the_quick_placement_does():

@@ -1,8 +1,11 @@
 """A fast heuristic player for every phase: the rollout policy, and the fallback answer.
 
-It is deliberately simple and cheap (a few table look-ups per card): bid from the strength of
-the best suit, name that suit, lay away weak non-trumps, and in play win tricks with the lowest
-card that wins, smear points on a partner's winning trick and throw low cards otherwise.
+It is deliberately cheap (a few table look-ups per card) and follows the greedy bot's rules,
+which measured stronger than this module's first ones: bid the estimated points of the best
+suit plus a little for the draw, name that suit, lay away weak non-trumps, lead the boss trump
+and aces, take a sure trick with a point card, smear points on a partner's safe trick, and
+otherwise win only when points are at stake, throwing low. In a rollout the deal is known, so
+"safe" and "boss" are judged from the actual hands still to play.
 """
 
 from __future__ import annotations
@@ -53,21 +56,6 @@ EFF: tuple[tuple[int, ...], ...] = tuple(_eff_table(t) for t in Suit)
 """EFF[trump][card]: the card's suit for following (4 for every trump)."""
 POW: tuple[tuple[int, ...], ...] = tuple(tuple(trick_power(c, t) for c in DECK) for t in Suit)
 """POW[trump][card]: trick-taking power (trumps 100-115, other cards their rank 0-12)."""
-
-
-def _cost_table(trump: Suit) -> tuple[int, ...]:
-    """How much it hurts to give a card away: trumps and point cards cost most."""
-    cost = []
-    for c in DECK:
-        p = POW[trump][c]
-        if EFF[trump][c] == TRUMP:
-            cost.append(40 + (p - 100) * 2 + 6 * CARD_POINTS[c])
-        else:
-            cost.append(p + 3 * CARD_POINTS[c])
-    return tuple(cost)
-
-
-COST: tuple[tuple[int, ...], ...] = tuple(_cost_table(t) for t in Suit)
 
 
 DRAW_BONUS = 1.2
