@@ -1,4 +1,4 @@
-// node-random: a Schmier bot in plain Node.js, written from docs/protocol.md alone (no SDK).
+// node-random: a Schmier bot in plain Node.js, using nothing beyond docs/protocol.md (no SDK).
 //
 // It reads one JSON object per line from stdin, answers the referee's `hello` with its own,
 // and answers every `request` with a uniformly random legal action. `game_start`, `game_end`
