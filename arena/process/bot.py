@@ -11,11 +11,14 @@ than ``Limits.line_bytes``, or leave a process behind after :meth:`BotProcess.st
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import errno
+import functools
 import logging
 import math
 import os
+import py_compile
 import select
 import shutil
 import signal
@@ -137,6 +140,7 @@ class BotProcess:
         ``limits.stderr_bytes``); its folder is created when missing."""
         sandboxed = use_bwrap(sandbox)
         argv = resolve_command(manifest)
+        _compile_arena()
         try:
             workdir = Path(tempfile.mkdtemp(prefix="arena-bot-")).resolve()
         except OSError as exc:
@@ -520,6 +524,25 @@ class BotProcess:
 
 
 # -- helpers
+
+
+@functools.cache
+def _compile_arena() -> None:
+    """Write the bytecode of the ``arena`` package once per process, where it is missing or stale.
+
+    Bots run with ``PYTHONDONTWRITEBYTECODE`` (their view of the system is read-only), so a
+    Python bot would otherwise compile ``arena.sdk``, ``arena.protocol`` and ``arena.engine``
+    from source at every start. These are the arena's own files, in the ``__pycache__``
+    folders Python itself would write on import; a read-only install is left as it is."""
+    try:
+        compileall.compile_dir(
+            os.path.join(_ARENA_ROOT, "arena"),
+            quiet=2,
+            optimize=0,
+            invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP,
+        )
+    except OSError as exc:
+        log.debug("cannot write the bytecode of the arena package: %s", exc)
 
 
 def _visible_paths(program: str) -> list[Path]:
