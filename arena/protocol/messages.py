@@ -8,7 +8,6 @@ See ``docs/protocol.md`` for the message types with examples. Encoders return ``
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from arena.engine import (
     Action,
@@ -142,7 +141,7 @@ def _cards(cards) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _parse_cards(data: Any, what: str) -> tuple[Card, ...]:
+def _parse_cards(data: object, what: str) -> tuple[Card, ...]:
     if not isinstance(data, list):
         raise MalformedMessage(f"{what}: expected a list of cards, got {data!r}")
     try:

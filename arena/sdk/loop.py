@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import sys
 import time
 
@@ -42,7 +41,14 @@ from . import Bot, MatchInfo
 
 __all__ = ["run_loop"]
 
-logger = logging.getLogger(__name__)
+
+def _logger():
+    """This module's ``logging.getLogger(__name__)``. ``logging`` (with ``threading`` and
+    ``traceback``) is imported on first use: every bot start would pay ~3 ms of CPU for it, and
+    a bot that never errs never needs it."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 _CARD = {str(c): c for c in DECK}
@@ -144,7 +150,7 @@ def _safely(what: str, method, *args) -> None:
     try:
         method(*args)
     except Exception:
-        logger.exception("the bot's %s raised; carrying on", what)
+        _logger().exception("the bot's %s raised; carrying on", what)
 
 
 def _tell_events(bot: Bot, events) -> None:
@@ -153,7 +159,7 @@ def _tell_events(bot: Bot, events) -> None:
         try:
             event = event_from_json(data)
         except MalformedMessage as e:
-            logger.error("cannot read an event: %s", e)
+            _logger().error("cannot read an event: %s", e)
             continue
         _safely("on_event", bot.on_event, event)
 
@@ -233,7 +239,7 @@ def _serve(bot: Bot, lines, send) -> None:
             kind = message["type"]
         except (ValueError, TypeError, KeyError):
             if line.strip():
-                logger.warning("ignoring a line that is not a protocol message: %.200r", line)
+                _logger().warning("ignoring a line that is not a protocol message: %.200r", line)
             continue
 
         if kind == "request":
@@ -249,17 +255,17 @@ def _serve(bot: Bot, lines, send) -> None:
                 view = _fast_view(view_data, rules) if legal.phase in needs_view else None
                 request_id = message["id"]
             except (MalformedMessage, KeyError, TypeError, ValueError, AttributeError) as e:
-                logger.error("cannot read request %.200r: %s", line, e)
+                _logger().error("cannot read request %.200r: %s", line, e)
                 continue
             try:
                 action = bot.act(view, legal)
                 if action not in legal:
-                    logger.error(
+                    _logger().error(
                         "the bot answered %r, which is not legal here; playing at random", action
                     )
                     action = legal.sample(bot.rng)
             except Exception:
-                logger.exception("the bot raised while deciding; playing a random legal action")
+                _logger().exception("the bot raised while deciding; playing a random legal action")
                 action = legal.sample(bot.rng)
             if type(request_id) is int:
                 send(f'{{"type":"action","id":{request_id},"action":"{action}"}}\n')
@@ -280,7 +286,7 @@ def _serve(bot: Bot, lines, send) -> None:
 
         elif kind == "hello":
             if message.get("protocol") != PROTOCOL_VERSION:
-                logger.error(
+                _logger().error(
                     "the arena speaks protocol %r, this SDK speaks %d",
                     message.get("protocol"),
                     PROTOCOL_VERSION,
@@ -288,7 +294,7 @@ def _serve(bot: Bot, lines, send) -> None:
             try:
                 info = _match_info(message)
             except (KeyError, TypeError, ValueError) as e:
-                logger.error("cannot read the hello %.200r: %s; using defaults", line, e)
+                _logger().error("cannot read the hello %.200r: %s; using defaults", line, e)
                 info = MatchInfo(0, Rules(), 1.0, 0.0)
             rules = info.rules
             bot.info = info
@@ -311,4 +317,4 @@ def _serve(bot: Bot, lines, send) -> None:
             return
 
         else:
-            logger.warning("ignoring a message of unknown type %r", kind)
+            _logger().warning("ignoring a message of unknown type %r", kind)
