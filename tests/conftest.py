@@ -168,3 +168,31 @@ def refused(game: Game, action) -> str:
         game.apply(action)
     assert snapshot(game) == before
     return str(info.value)
+
+
+# Two worked hands, shared by the scoring and end-of-game tests.
+# Hearts trump, seat 0 (team 0) bids and leads. Teams: seats 0&3, 1&4, 2&5.
+# Trick 1, led by 0: seat 0 plays the ace (High, team 0) and seat 1 the 2 (Low, team 1), which
+#   loses the trick to seat 0.
+# Trick 2, led by 0: joker (seat 0), right bauer JH (seat 1, team 1), left bauer JD (seat 2,
+#   team 2); seat 3 wins with KH, so Right, Left and Joker all go to team 0.
+# Tricks 3-6: seat 2 wins three (team 2), seat 1 wins the last (team 1).
+HAND_A = [
+    "AH 2H 3H 4H 5H 6H",
+    "JK JH JD KH QH TH",
+    "2C 3C 4C 5C 6C AC",
+    "KC QC JC TC 9C 8C",
+    "AS KS QS JS TS 9S",
+    "2S 3S 4S 5S 6S 7S",
+]
+# Card points: team 0: 4 + 18 = 22; team 1: 0; team 2: 4 + 16 + 20 = 40; discards 19.
+
+# As HAND_A in the first two tricks, but team 2 ends on 22 card points, level with team 0.
+HAND_TIED = [
+    "AH 2H 3H 4H 5H 6H",
+    "JK JH JD KH QH TH",
+    "2C 3C 4C 5C 6C AC",
+    "KC QC JC 9C 8C 7C",
+    "AS KS QS JS 9S 8S",
+    "7S 2S 3S 4S 5S QD",
+]

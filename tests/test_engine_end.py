@@ -1,29 +1,9 @@
 """The end of a game (rules 22-23 and the max_hands arena ruling), the result and places."""
 
-from conftest import hand_in_play, install_hand, play_tricks, refused
+from conftest import HAND_A, HAND_TIED, hand_in_play, install_hand, play_tricks, refused
 
 from arena.engine import PASS, Bid, Game, GameResult, Phase, Rules
 from arena.engine.events import GameOver
-
-# Hearts trump, seat 0 bids and leads; team 0 takes 4 points (High, Right, Left, Joker),
-# team 1 takes Low, team 2 takes Game.
-HAND_A = [
-    "AH 2H 3H 4H 5H 6H",
-    "JK JH JD KH QH TH",
-    "2C 3C 4C 5C 6C AC",
-    "KC QC JC TC 9C 8C",
-    "AS KS QS JS TS 9S",
-    "2S 3S 4S 5S 6S 7S",
-]
-# The same, but the Game point is tied (team 0 and team 2): team 0 takes 4, team 1 takes 1.
-HAND_TIED = [
-    "AH 2H 3H 4H 5H 6H",
-    "JK JH JD KH QH TH",
-    "2C 3C 4C 5C 6C AC",
-    "KC QC JC 9C 8C 7C",
-    "AS KS QS JS 9S 8S",
-    "7S 2S 3S 4S 5S QD",
-]
 
 
 def played(tricks, scores, *, bid=4, rules=None):
