@@ -133,29 +133,8 @@ def play_tricks(game: Game, tricks: list[str]) -> None:
 
 
 def snapshot(game: Game) -> dict:
-    """Every public field of ``game``, copied, for before/after comparisons."""
-    fields = [
-        "bid",
-        "bidder",
-        "bids",
-        "dealer",
-        "discards",
-        "draws",
-        "exchanged",
-        "hand_no",
-        "hands",
-        "phase",
-        "pickup",
-        "places",
-        "scores",
-        "stock",
-        "trick",
-        "trick_leader",
-        "tricks",
-        "trump",
-        "turn",
-        "winner",
-    ]
+    """Every field of ``game``, copied, for before/after comparisons."""
+    fields = [f for f in Game.__slots__ if f != "events"]
     out = {f: repr(getattr(game, f)) for f in fields}
     out["events"] = repr(game.events)
     return out

@@ -47,6 +47,19 @@ class PointAward:
     card: Card | None
     """The card that earned it (``None`` for Game)."""
 
+    def to_json(self) -> dict:
+        """``{"point", "team", "card"}``, as in game records and protocol events."""
+        return {
+            "point": self.point.value,
+            "team": self.team,
+            "card": None if self.card is None else str(self.card),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> PointAward:
+        card = data["card"]
+        return cls(Point(data["point"]), data["team"], None if card is None else Card.parse(card))
+
 
 @dataclass(frozen=True, slots=True)
 class HandDealt:

@@ -113,14 +113,7 @@ def build_record(game: Game, players: list[str] | None = None) -> dict:
         elif kind is HandThrownIn:
             hand["thrown_in"] = True
         elif kind is HandScored:
-            hand["points"] = [
-                {
-                    "point": a.point.value,
-                    "team": a.team,
-                    "card": None if a.card is None else str(a.card),
-                }
-                for a in event.awards
-            ]
+            hand["points"] = [a.to_json() for a in event.awards]
             hand["card_points"] = list(event.card_points)
             hand["discard_points"] = event.discard_points
             hand["made"] = event.made

@@ -32,7 +32,6 @@ from arena.engine.events import (
     HandDealt,
     HandScored,
     HandThrownIn,
-    Point,
     PointAward,
     TrickWon,
     TrumpNamed,
@@ -305,14 +304,7 @@ def event_to_json(event: Event) -> dict:
             "hand": event.hand,
             "bidder": event.bidder,
             "bid": event.bid,
-            "points": [
-                {
-                    "point": a.point.value,
-                    "team": a.team,
-                    "card": None if a.card is None else str(a.card),
-                }
-                for a in event.awards
-            ],
+            "points": [a.to_json() for a in event.awards],
             "card_points": list(event.card_points),
             "discard_points": event.discard_points,
             "made": event.made,
@@ -359,14 +351,7 @@ def event_from_json(data: dict) -> Event:
         if kind == "thrown_in":
             return HandThrownIn(data["hand"])
         if kind == "hand_end":
-            awards = tuple(
-                PointAward(
-                    Point(p["point"]),
-                    p["team"],
-                    None if p["card"] is None else Card.parse(p["card"]),
-                )
-                for p in data["points"]
-            )
+            awards = tuple(PointAward.from_json(p) for p in data["points"])
             return HandScored(
                 data["hand"],
                 data["bidder"],
