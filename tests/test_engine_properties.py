@@ -21,6 +21,7 @@ from arena.engine import (
     right_bauer,
 )
 from arena.engine.events import (
+    HIDING_EVENTS,
     CardPlayed,
     DealerExchanged,
     Exchanged,
@@ -271,3 +272,15 @@ def test_events_as_a_seat_sees_them_hold_only_cards_that_seat_may_know(seed, rng
             seen = visible_to(event, seat)
             if seen is not None:
                 assert cards_in(seen) <= known, (seat, event)
+
+
+@settings(max_examples=50, deadline=None)
+@given(SEEDS, SEEDS)
+def test_only_the_hiding_event_types_are_seen_differently_by_some_seat(seed, rng_seed):
+    game = play_out(seed, rng_seed)
+    for event in game.events:
+        changed = any(visible_to(event, seat) is not event for seat in range(6))
+        if type(event) not in HIDING_EVENTS:
+            assert not changed, event
+        elif type(event) is HandDealt:
+            assert changed, event  # nobody sees the stock

@@ -12,6 +12,7 @@ from enum import Enum
 from .cards import Card, Suit
 
 __all__ = [
+    "HIDING_EVENTS",
     "BidMade",
     "CardPlayed",
     "DealerExchanged",
@@ -165,6 +166,11 @@ Event = (
     | HandScored
     | GameOver
 )
+
+
+HIDING_EVENTS: frozenset[type] = frozenset({HandDealt, Exchanged, DealerExchanged})
+"""The event types that :func:`visible_to` may show to some seat with parts hidden. An event of
+any other type is public: every seat sees it whole (the same object)."""
 
 
 def visible_to(event: Event, seat: int) -> Event | None:

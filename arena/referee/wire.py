@@ -5,11 +5,12 @@ the same action as :func:`arena.protocol.parse_reply`.
 Every decision of a match goes through here, so:
 
 - :class:`RequestWriter` writes a seat's view straight from the game, field by field as the
-  engine's ``view_of`` takes them, with the text of each part cached for the game (a hand's bids
-  and finished tricks only grow, so their text is kept per (hand, count); the other parts per
-  value);
-- :class:`EventCache` encodes each public event once for all six seats (an event with hidden
-  parts, passed through ``visible_to``, once per seat), the common events written directly;
+  engine's ``view_of`` takes them. During the play phase (five decisions in six) the fields a
+  card play leaves alone are written once per (hand, seat); a hand's bids and finished tricks
+  only grow, so their text is kept per (hand, count);
+- :class:`EventCache` encodes each public event once for all six seats (an event of one of the
+  engine's ``HIDING_EVENTS`` types, passed through ``visible_to``, once per seat), the common
+  events written directly;
 - :func:`read_reply` recognises the one-line form the SDK writes and looks the action up,
   falling back to ``parse_reply`` for anything else.
 
@@ -21,8 +22,22 @@ from __future__ import annotations
 
 import json
 
-from arena.engine import DECK, Action, Game, LegalActions, Suit, View, visible_to
+from arena.engine import (
+    BIDS,
+    DECK,
+    PASS,
+    PLAYS,
+    TRUMPS,
+    Action,
+    Game,
+    LegalActions,
+    Phase,
+    Suit,
+    View,
+    visible_to,
+)
 from arena.engine.events import (
+    HIDING_EVENTS,
     BidMade,
     CardPlayed,
     DealerExchanged,
@@ -37,10 +52,14 @@ __all__ = ["EventCache", "RequestWriter", "read_reply", "request_line", "view_te
 
 _Q = {card: f'"{card}"' for card in DECK}
 """Each card's JSON text."""
-_ACTION_Q: dict[Action, str] = {}
-"""Each action's JSON text (actions are interned by the engine, so this stays small)."""
-_ACTION_BY_TEXT: dict[str, Action] = {}
-"""The reverse of ``_ACTION_Q``: each action (no discard) by its text, for :func:`read_reply`."""
+_ACTION_Q: dict[Action, str] = {
+    action: json.dumps(str(action)) for action in (PASS, *BIDS.values(), *TRUMPS, *PLAYS)
+}
+"""The JSON text of every action that a legal-action list names (all but discards, which are
+offered as a :class:`arena.engine.DiscardSpec`)."""
+_ACTION_BY_TEXT: dict[str, Action] = {str(action): action for action in _ACTION_Q}
+"""The reverse of ``_ACTION_Q``: each action by its text, for :func:`read_reply`."""
+_PHASE_HEAD = {phase: f'{{"phase":"{phase.value}","actions":[' for phase in Phase}
 
 
 _SUIT_Q = {suit: f'"{suit.letter}"' for suit in Suit}
@@ -87,16 +106,18 @@ def view_text(view: View) -> str:
 
 
 def _legal_text(legal: LegalActions) -> str:
-    if legal.discard is not None:
+    spec = legal.discard
+    if spec is not None:
+        return (
+            f'{{"phase":"{legal.phase.value}","discard":{{'
+            f'"required":{_cards(sorted(spec.required))},'
+            f'"optional":{_cards(sorted(spec.optional))},'
+            f'"min":{spec.min_count},"max":{spec.max_count}}}}}'
+        )
+    try:
+        return _PHASE_HEAD[legal.phase] + ",".join(map(_ACTION_Q.__getitem__, legal.choices)) + "]}"
+    except KeyError:  # an action the engine has not interned (never, today)
         return encode(legal_to_json(legal))
-    quoted = []
-    for action in legal.choices:
-        text = _ACTION_Q.get(action)
-        if text is None:
-            text = _ACTION_Q[action] = json.dumps(str(action))
-            _ACTION_BY_TEXT[str(action)] = action
-        quoted.append(text)
-    return f'{{"phase":"{legal.phase.value}","actions":[{",".join(quoted)}]}}'
 
 
 def _opt_cards(cards) -> str:
@@ -153,8 +174,7 @@ class EventCache:
         events, texts = self.events, self.texts
         for i in range(len(texts), len(events)):
             event = events[i]
-            public = all(visible_to(event, s) is event for s in range(6))
-            texts.append(_event_text(event) if public else None)
+            texts.append(None if type(event) in HIDING_EVENTS else _event_text(event))
         chunk = texts[start:]
         if None in chunk:
             chunk = [
@@ -189,7 +209,7 @@ class RequestWriter:
     know is the seat's own hand, discards, draws and pick-up, and the public state) and gives
     the same text as ``view_text(view_of(game, seat))``."""
 
-    __slots__ = ("cards", "events", "game", "ints", "runs")
+    __slots__ = ("cards", "events", "game", "ints", "runs", "settled")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -203,6 +223,8 @@ class RequestWriter:
         self.runs: dict[tuple[str, int, int], str] = {}
         """("bids" or "tricks", hand, count): the text of a hand's first ``count`` bids or
         finished tricks (the engine only appends to them during a hand)."""
+        self.settled: dict[tuple[int, int], str] = {}
+        """(hand, seat): the text of the view's fields that the play phase does not change."""
 
     def _cards(self, cards) -> str:
         key = tuple(cards)
@@ -248,22 +270,41 @@ class RequestWriter:
         return text
 
     def view_text(self, seat: int) -> str:
-        """``view_text(view_of(game, seat))``."""
+        """``view_text(view_of(game, seat))`` (the same JSON object, fields in another order)."""
+        game = self.game
+        if game.phase is not Phase.PLAY:
+            return f"{{{self._settled(seat)},{self._moving(seat)}}}"
+        # Five decisions in six are card plays, during which only the moving parts change.
+        key = (game.hand_no, seat)
+        settled = self.settled.get(key)
+        if settled is None:
+            settled = self.settled[key] = self._settled(seat)
+        return f"{{{settled},{self._moving(seat)}}}"
+
+    def _settled(self, seat: int) -> str:
+        """The view's fields that stay the same from the first card of a hand to its last."""
         game = self.game
         trump = game.trump
         cards = self._cards
         return (
-            f'{{"seat":{seat},"hand_no":{game.hand_no},"dealer":{game.dealer},'
-            f'"phase":"{game.phase.value}","turn":{_int_or_null(game.current_player)},'
-            f'"scores":{self._ints(tuple(game.scores))},"hand":{cards(game.hands[seat])},'
+            f'"seat":{seat},"hand_no":{game.hand_no},"dealer":{game.dealer},'
+            f'"scores":{self._ints(tuple(game.scores))},'
             f'"bids":{self._bids()},"bidder":{_int_or_null(game.bidder)},"bid":{game.bid},'
             f'"trump":{"null" if trump is None else _SUIT_Q[trump]},'
             f'"discarded":{cards(game.discards[seat])},"drawn":{cards(game.draws[seat])},'
             f'"picked_up":{cards(game.pickup if seat == game.dealer else ())},'
-            f'"exchanged":{self._ints(tuple(game.exchanged))},'
+            f'"exchanged":{self._ints(tuple(game.exchanged))},"stock_size":{len(game.stock)}'
+        )
+
+    def _moving(self, seat: int) -> str:
+        """The fields a card play changes."""
+        game = self.game
+        return (
+            f'"phase":"{game.phase.value}","turn":{_int_or_null(game.current_player)},'
+            f'"hand":{self._cards(game.hands[seat])},'
             f'"hand_sizes":{self._ints(tuple(map(len, game.hands)))},'
-            f'"stock_size":{len(game.stock)},"trick_leader":{_int_or_null(game.trick_leader)},'
-            f'"trick":{self._trick(game.trick)},"tricks":{self._tricks()}}}'
+            f'"trick_leader":{_int_or_null(game.trick_leader)},'
+            f'"trick":{self._trick(game.trick)},"tricks":{self._tricks()}'
         )
 
     def line(
