@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import typing
 
 import pytest
 
-from arena.engine import Game, Rules, visible_to
+from arena.engine import PASS, Game, Rules, visible_to
+from arena.engine.events import HIDING_EVENTS, Event
 from arena.protocol import (
     MalformedMessage,
     WrongRequestId,
@@ -15,7 +17,14 @@ from arena.protocol import (
     parse_reply,
     request_message,
 )
-from arena.referee.wire import EventCache, RequestWriter, read_reply, request_line
+from arena.referee.wire import (
+    EventCache,
+    RequestWriter,
+    _event_text,
+    _seen_text,
+    read_reply,
+    request_line,
+)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -42,6 +51,26 @@ def test_request_line_equals_the_protocol_message(seed):
         assert json.loads(line) == expected
         sent[seat] = len(game.events)
         game.apply(legal.sample(rng))
+
+
+def test_every_kind_of_event_is_written_as_the_protocol_writes_it_for_every_seat():
+    kinds = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = Game.new(seed, Rules(max_hands=8))
+        while not game.is_over:
+            legal = game.legal_actions()
+            # Everyone passes the first deal, so that it is thrown in.
+            game.apply(PASS if game.hand_no == 0 and PASS in legal else legal.sample(rng))
+        for event in game.events:
+            kinds.add(type(event))
+            for seat in range(6):
+                if type(event) in HIDING_EVENTS:
+                    text = _seen_text(event, seat)
+                else:
+                    text = _event_text(event)
+                assert json.loads(text) == event_to_json(visible_to(event, seat)), (event, seat)
+    assert kinds == set(typing.get_args(Event))
 
 
 def test_hidden_parts_of_events_are_encoded_per_seat():

@@ -5,7 +5,7 @@ the same action as :func:`arena.protocol.parse_reply`.
 Every decision of a match goes through here, so:
 
 - :class:`RequestWriter` writes a seat's view straight from the game, field by field as the
-  engine's ``view_of`` takes them. During the play phase (five decisions in six) the fields a
+  engine's ``view_of`` takes them. During the play phase (three decisions in four) the fields a
   card play leaves alone are written once per (hand, seat); a hand's bids and finished tricks
   only grow, so their text is kept per (hand, count);
 - :class:`EventCache` encodes each public event once for all six seats (an event of one of the
@@ -44,7 +44,10 @@ from arena.engine.events import (
     Event,
     Exchanged,
     HandDealt,
+    HandScored,
+    HandThrownIn,
     TrickWon,
+    TrumpNamed,
 )
 from arena.protocol import encode, event_to_json, legal_to_json, parse_reply
 
@@ -66,12 +69,16 @@ _SUIT_Q = {suit: f'"{suit.letter}"' for suit in Suit}
 """Each suit's JSON text."""
 
 
+_PLAYED_Q = {(seat, card): f"[{seat},{_Q[card]}]" for seat in range(6) for card in DECK}
+"""Each (seat, card) pair's JSON text, as a trick lists them."""
+
+
 def _cards(cards) -> str:
-    return "[" + ",".join([_Q[c] for c in cards]) + "]"
+    return "[" + ",".join(map(_Q.__getitem__, cards)) + "]"
 
 
 def _trick(cards) -> str:
-    return "[" + ",".join([f"[{s},{_Q[c]}]" for s, c in cards]) + "]"
+    return "[" + ",".join(map(_PLAYED_Q.__getitem__, cards)) + "]"
 
 
 def _int_or_null(value: int | None) -> str:
@@ -147,12 +154,56 @@ def _event_text(event: Event) -> str:
             f'"picked_up":{_opt_cards(event.picked_up)},'
             f'"discarded":{_opt_cards(event.discarded)}}}'
         )
+    if kind is TrumpNamed:
+        return f'{{"type":"trump","seat":{event.seat},"suit":{_SUIT_Q[event.suit]}}}'
+    if kind is HandScored:
+        points = ",".join(
+            [
+                f'{{"point":"{a.point.value}","team":{a.team},'
+                f'"card":{"null" if a.card is None else _Q[a.card]}}}'
+                for a in event.awards
+            ]
+        )
+        return (
+            f'{{"type":"hand_end","hand":{event.hand},"bidder":{event.bidder},'
+            f'"bid":{event.bid},"points":[{points}],"card_points":{_ints(event.card_points)},'
+            f'"discard_points":{event.discard_points},"made":{"true" if event.made else "false"},'
+            f'"changes":{_ints(event.changes)},"scores":{_ints(event.scores)}}}'
+        )
+    if kind is HandThrownIn:
+        return f'{{"type":"thrown_in","hand":{event.hand}}}'
     if kind is HandDealt:
         hands = ",".join([_cards(hand) for hand in event.hands])
         return (
             f'{{"type":"hand_start","hand":{event.hand},"dealer":{event.dealer},"hands":[{hands}]}}'
         )
     return encode(event_to_json(event))
+
+
+def _seen_text(event: Event, seat: int) -> str:
+    """``_event_text(visible_to(event, seat))`` for an event of a ``HIDING_EVENTS`` type,
+    written without building the hidden copy."""
+    kind = type(event)
+    if kind is HandDealt:
+        hands = ["[]"] * 6
+        hands[seat] = _cards(event.hands[seat])
+        return (
+            f'{{"type":"hand_start","hand":{event.hand},"dealer":{event.dealer},'
+            f'"hands":[{",".join(hands)}]}}'
+        )
+    if event.seat == seat:  # an exchange, seen whole by the seat that made it
+        return _event_text(event)
+    if kind is Exchanged:
+        return (
+            f'{{"type":"exchange","seat":{event.seat},"count":{event.count},'
+            f'"discarded":null,"drawn":null}}'
+        )
+    if kind is DealerExchanged:
+        return (
+            f'{{"type":"dealer_exchange","seat":{event.seat},"count":{event.count},'
+            f'"picked_up":null,"discarded":null}}'
+        )
+    return _event_text(visible_to(event, seat))
 
 
 class EventCache:
@@ -186,8 +237,7 @@ class EventCache:
     def _as_seen(self, index: int, seat: int) -> str:
         text = self.hidden.get((index, seat))
         if text is None:
-            event = visible_to(self.events[index], seat)
-            text = self.hidden[index, seat] = _event_text(event)
+            text = self.hidden[index, seat] = _seen_text(self.events[index], seat)
         return text
 
 
@@ -274,7 +324,7 @@ class RequestWriter:
         game = self.game
         if game.phase is not Phase.PLAY:
             return f"{{{self._settled(seat)},{self._moving(seat)}}}"
-        # Five decisions in six are card plays, during which only the moving parts change.
+        # Most decisions are card plays (three in four), during which only these parts change.
         key = (game.hand_no, seat)
         settled = self.settled.get(key)
         if settled is None:
@@ -301,10 +351,10 @@ class RequestWriter:
         game = self.game
         return (
             f'"phase":"{game.phase.value}","turn":{_int_or_null(game.current_player)},'
-            f'"hand":{self._cards(game.hands[seat])},'
+            f'"hand":{_cards(game.hands[seat])},'
             f'"hand_sizes":{self._ints(tuple(map(len, game.hands)))},'
             f'"trick_leader":{_int_or_null(game.trick_leader)},'
-            f'"trick":{self._trick(game.trick)},"tricks":{self._tricks()}'
+            f'"trick":{_trick(game.trick)},"tricks":{self._tricks()}'
         )
 
     def line(
