@@ -16,6 +16,7 @@ def test_bench_match_prints_rates_ratio_and_start_up():
         "bare echo",
         "ratio",
         "echo, 6 bots",
+        "echo, orjson",
         "start-up",
     ]
     assert "decisions/s" in lines[0]
