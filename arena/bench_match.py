@@ -53,9 +53,12 @@ class BenchReport:
     decisions: int
     """Decisions asked of the bots in the match."""
     match_seconds: float
-    """Wall time of the match's games (start-up excluded)."""
+    """Wall time of the match's games (start-up and shut-down excluded, as the echo's times
+    exclude starting and stopping its children)."""
     startup_seconds: float
     """Starting the six processes and their handshakes (paid once per match)."""
+    shutdown_seconds: float
+    """Stopping the six processes after the last game (paid once per match)."""
     echo_round_trips: int
     echo_seconds: float
     echo6_seconds: float
@@ -101,7 +104,8 @@ class BenchReport:
             f"echo, orjson  : {self.echo_orjson_per_second:9.0f} round trips/s with the child "
             f"parsing by orjson, as the SDK does (referee ratio to it: "
             f"{self.decisions_per_second / max(self.echo_orjson_per_second, 1e-9):.2f})",
-            f"start-up      : {self.startup_seconds:9.3f} s for six bots, once per match",
+            f"start-up      : {self.startup_seconds:9.3f} s for six bots, once per match "
+            f"(and {self.shutdown_seconds:.3f} s to stop them)",
         ]
 
 
@@ -194,8 +198,9 @@ def run_bench(games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE) ->
     echo_orjson_seconds = echo_round_trips(lines, parser="orjson")
     return BenchReport(
         decisions=result.decisions,
-        match_seconds=total - result.startup_seconds,
+        match_seconds=total - result.startup_seconds - result.shutdown_seconds,
         startup_seconds=result.startup_seconds,
+        shutdown_seconds=result.shutdown_seconds,
         echo_round_trips=len(lines),
         echo_seconds=echo_seconds,
         echo6_seconds=echo6_seconds,

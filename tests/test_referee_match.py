@@ -26,6 +26,7 @@ def test_a_match_plays_every_game_with_six_processes_started_once(tmp_path):
     for i in range(6):
         assert len(pids(tmp_path, f"good{i}")) == 1
     assert result.startup_seconds > 0
+    assert result.shutdown_seconds > 0  # timed apart from the games, like the start-up
     assert survivors(tmp_path) == []
 
 

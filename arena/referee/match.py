@@ -8,6 +8,7 @@ each ``game_start``. See ``docs/protocol.md`` (section *Faults*) for the fault p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -627,6 +628,8 @@ def play_match(spec: MatchSpec) -> MatchResult:
         try:
             result = match.play()
             match.finish()
-            return result
-        finally:
+            began = time.perf_counter()
             match.stop_all()
+            return dataclasses.replace(result, shutdown_seconds=time.perf_counter() - began)
+        finally:
+            match.stop_all()  # after an error (a no-op for the bots already stopped)

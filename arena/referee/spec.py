@@ -191,3 +191,6 @@ class MatchResult:
     decision_seconds: tuple[tuple[float, ...], ...] = ((), (), ())
     """By entry: the seconds each decision asked of that entry's bots took (from the request
     written to the reply read), in play order. For the submission check's percentiles."""
+    shutdown_seconds: float = 0.0
+    """Wall time spent stopping the six bot processes after the last game (like the start-up,
+    paid once per match)."""
