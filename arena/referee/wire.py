@@ -273,9 +273,8 @@ class RequestWriter:
         self.runs: dict[tuple[str, int, int], str] = {}
         """("bids" or "tricks", hand, count): the text of a hand's first ``count`` bids or
         finished tricks (the engine only appends to them during a hand)."""
-        self.settled: dict[tuple[int, int, int], str] = {}
-        """(hand, seat, finished tricks): the text of the view's fields that do not change
-        until the next trick is finished, in the play phase."""
+        self.settled: dict[tuple[int, int], str] = {}
+        """(hand, seat): the text of the view's fields that the play phase does not change."""
 
     def _cards(self, cards) -> str:
         key = tuple(cards)
@@ -325,21 +324,19 @@ class RequestWriter:
         game = self.game
         if game.phase is not Phase.PLAY:
             return f"{{{self._settled(seat)},{self._moving(seat)}}}"
-        # Most decisions are card plays (three in four). Between two tricks only the hands and
-        # the trick change; the rest is written once per (hand, seat, finished tricks).
-        key = (game.hand_no, seat, len(game.tricks))
+        # Most decisions are card plays (three in four). During the play only the hands, the
+        # trick and the finished tricks change; the rest is written once per (hand, seat).
+        key = (game.hand_no, seat)
         fixed = self.settled.get(key)
         if fixed is None:
-            fixed = self.settled[key] = (
-                f'{self._settled(seat)},"phase":"play","tricks":{self._tricks()}'
-            )
+            fixed = self.settled[key] = f'{self._settled(seat)},"phase":"play"'
         sizes = tuple(map(len, game.hands))
         sizes_text = self.ints.get(sizes) or self._ints(sizes)
         leader = game.trick_leader
         return (
             f'{{{fixed},"turn":{game.turn},"hand":{_cards(game.hands[seat])},'
             f'"hand_sizes":{sizes_text},"trick_leader":{"null" if leader is None else leader},'
-            f'"trick":{_trick(game.trick)}}}'
+            f'"trick":{_trick(game.trick)},"tricks":{self._tricks()}}}'
         )
 
     def _settled(self, seat: int) -> str:
