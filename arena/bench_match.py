@@ -12,8 +12,9 @@ a match takes its six bots (each wakes with cold caches), and one whose child pa
 orjson, as the SDK does (the SDK's faster parser is part of what the referee's figure gains over
 the plain echo; the ratio to this echo shows the rest).
 
-The machine's load moves both figures (the match runs for a second or two, the echo for a
-fraction of that), so compare several runs.
+The machine's load moves both figures, so the bench takes several rounds, each a match and then
+the echo of that match's requests, and divides the totals; each round's own ratio is printed
+too, to show the spread.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from arena.protocol import encode, event_to_json, legal_to_json, view_to_json
 
 from .referee import GameSpec, MatchSpec, Sandbox, TeamSpec, play_match
 
-__all__ = ["BenchReport", "echo_round_trips", "request_lines", "run_bench"]
+__all__ = ["BenchReport", "BenchRound", "echo_round_trips", "request_lines", "run_bench"]
 
 RANDOM_BOT = Path(__file__).resolve().parent.parent / "bots" / "random"
 
@@ -49,7 +50,9 @@ for line in sys.stdin.buffer:
 
 
 @dataclass(frozen=True)
-class BenchReport:
+class BenchRound:
+    """One match and the echo of its requests, timed one after the other."""
+
     decisions: int
     """Decisions asked of the bots in the match."""
     match_seconds: float
@@ -61,51 +64,80 @@ class BenchReport:
     """Stopping the six processes after the last game (paid once per match)."""
     echo_round_trips: int
     echo_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        if not (self.match_seconds and self.echo_seconds and self.echo_round_trips):
+            return 0.0
+        return (self.decisions / self.match_seconds) / (self.echo_round_trips / self.echo_seconds)
+
+
+@dataclass(frozen=True)
+class BenchReport:
+    rounds: tuple[BenchRound, ...]
     echo6_seconds: float
-    """The same round trips, taking six echo children in turn."""
+    """Every round's round trips, taking six echo children in turn."""
     echo_orjson_seconds: float
-    """The same round trips, the child parsing with orjson."""
+    """Every round's round trips, the child parsing with orjson."""
     request_bytes: float
     """Mean length of a request line."""
+
+    @property
+    def decisions(self) -> int:
+        return sum(r.decisions for r in self.rounds)
+
+    @property
+    def match_seconds(self) -> float:
+        return sum(r.match_seconds for r in self.rounds)
+
+    @property
+    def echo_round_trips(self) -> int:
+        return sum(r.echo_round_trips for r in self.rounds)
+
+    @property
+    def echo_seconds(self) -> float:
+        return sum(r.echo_seconds for r in self.rounds)
 
     @property
     def decisions_per_second(self) -> float:
         return self.decisions / self.match_seconds if self.match_seconds else 0.0
 
+    def _per_second(self, seconds: float) -> float:
+        return self.echo_round_trips / seconds if seconds else 0.0
+
     @property
     def echo_per_second(self) -> float:
-        return self.echo_round_trips / self.echo_seconds if self.echo_seconds else 0.0
-
-    @property
-    def echo6_per_second(self) -> float:
-        return self.echo_round_trips / self.echo6_seconds if self.echo6_seconds else 0.0
-
-    @property
-    def echo_orjson_per_second(self) -> float:
-        n, seconds = self.echo_round_trips, self.echo_orjson_seconds
-        return n / seconds if seconds else 0.0
+        return self._per_second(self.echo_seconds)
 
     @property
     def ratio(self) -> float:
+        """Decisions/s over echo round trips/s, both from the totals of every round."""
         return self.decisions_per_second / self.echo_per_second if self.echo_per_second else 0.0
 
     def lines(self) -> list[str]:
         verdict = "ok" if self.ratio >= 0.7 else "below the 0.7 target"
+        per_second = self.decisions_per_second
+        echo6 = self._per_second(self.echo6_seconds)
+        echo_orjson = self._per_second(self.echo_orjson_seconds)
+        n = len(self.rounds)
+        startup = sum(r.startup_seconds for r in self.rounds) / n
+        shutdown = sum(r.shutdown_seconds for r in self.rounds) / n
         return [
-            f"referee + SDK : {self.decisions_per_second:9.0f} decisions/s "
+            f"referee + SDK : {per_second:9.0f} decisions/s "
             f"({self.decisions} decisions in {self.match_seconds:.2f} s)",
             f"bare echo     : {self.echo_per_second:9.0f} round trips/s "
             f"({self.echo_round_trips} in {self.echo_seconds:.2f} s, "
             f"requests of {self.request_bytes:.0f} bytes on average)",
             f"ratio         : {self.ratio:9.2f} ({verdict})",
-            f"echo, 6 bots  : {self.echo6_per_second:9.0f} round trips/s taking six children "
-            f"in turn, as a match does (referee ratio to it: "
-            f"{self.decisions_per_second / max(self.echo6_per_second, 1e-9):.2f})",
-            f"echo, orjson  : {self.echo_orjson_per_second:9.0f} round trips/s with the child "
-            f"parsing by orjson, as the SDK does (referee ratio to it: "
-            f"{self.decisions_per_second / max(self.echo_orjson_per_second, 1e-9):.2f})",
-            f"start-up      : {self.startup_seconds:9.3f} s for six bots, once per match "
-            f"(and {self.shutdown_seconds:.3f} s to stop them)",
+            f"rounds        : {' '.join(f'{r.ratio:.2f}' for r in self.rounds)} "
+            f"(each round's ratio: a match, then the echo of its requests)",
+            f"echo, 6 bots  : {echo6:9.0f} round trips/s taking six children in turn, as a "
+            f"match does (referee ratio to it: {per_second / max(echo6, 1e-9):.2f})",
+            f"echo, orjson  : {echo_orjson:9.0f} round trips/s with the child parsing by "
+            f"orjson, as the SDK does (referee ratio to it: "
+            f"{per_second / max(echo_orjson, 1e-9):.2f})",
+            f"start-up      : {startup:9.3f} s for six bots, once per match "
+            f"(and {shutdown:.3f} s to stop them)",
         ]
 
 
@@ -180,30 +212,41 @@ def echo_round_trips(lines: list[bytes], children: int = 1, parser: str = "json"
             kid.wait(5)
 
 
-def run_bench(games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE) -> BenchReport:
+def run_bench(
+    games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE, rounds: int = 3
+) -> BenchReport:
+    """``rounds`` times: a match of ``games`` games (new seeds each round), then the echo of
+    its request lines; then the two context echoes over every round's lines."""
     rules = Rules()
     bot = RANDOM_BOT
-    spec = MatchSpec(
-        teams=tuple(TeamSpec(f"random-{i}", (bot, bot)) for i in range(3)),
-        games=tuple(GameSpec(seed + i, (0, 1, 2)) for i in range(games)),
-        rules=rules,
-        sandbox=sandbox,
-    )
-    began = time.perf_counter()
-    result = play_match(spec)
-    total = time.perf_counter() - began
-    lines = request_lines([seed + i for i in range(games)], rules, max(result.decisions, 1000))
-    echo_seconds = echo_round_trips(lines)
-    echo6_seconds = echo_round_trips(lines, children=6)
-    echo_orjson_seconds = echo_round_trips(lines, parser="orjson")
+    done: list[BenchRound] = []
+    every_line: list[bytes] = []
+    for r in range(rounds):
+        seeds = [seed + r * games + i for i in range(games)]
+        spec = MatchSpec(
+            teams=tuple(TeamSpec(f"random-{i}", (bot, bot)) for i in range(3)),
+            games=tuple(GameSpec(s, (0, 1, 2)) for s in seeds),
+            rules=rules,
+            sandbox=sandbox,
+        )
+        began = time.perf_counter()
+        result = play_match(spec)
+        total = time.perf_counter() - began
+        lines = request_lines(seeds, rules, max(result.decisions, 1000))
+        done.append(
+            BenchRound(
+                decisions=result.decisions,
+                match_seconds=total - result.startup_seconds - result.shutdown_seconds,
+                startup_seconds=result.startup_seconds,
+                shutdown_seconds=result.shutdown_seconds,
+                echo_round_trips=len(lines),
+                echo_seconds=echo_round_trips(lines),
+            )
+        )
+        every_line += lines
     return BenchReport(
-        decisions=result.decisions,
-        match_seconds=total - result.startup_seconds - result.shutdown_seconds,
-        startup_seconds=result.startup_seconds,
-        shutdown_seconds=result.shutdown_seconds,
-        echo_round_trips=len(lines),
-        echo_seconds=echo_seconds,
-        echo6_seconds=echo6_seconds,
-        echo_orjson_seconds=echo_orjson_seconds,
-        request_bytes=sum(map(len, lines)) / len(lines),
+        rounds=tuple(done),
+        echo6_seconds=echo_round_trips(every_line, children=6),
+        echo_orjson_seconds=echo_round_trips(every_line, parser="orjson"),
+        request_bytes=sum(map(len, every_line)) / len(every_line),
     )

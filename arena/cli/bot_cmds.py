@@ -333,11 +333,18 @@ def check(bot_dir, games, seed, move, bank, handshake, max_hands, sandbox):
 @click.option("--games", type=click.IntRange(min=1), default=6, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--sandbox", type=_SANDBOX, default="none", show_default=True)
-def bench_match(games, seed, sandbox):
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Matches, each followed by the echo of its requests; the ratio is of the totals.",
+)
+def bench_match(games, seed, sandbox, rounds):
     """Decisions per second through the referee with six bots/random, against a bare
     JSON-lines echo between two Python processes with requests of the same size."""
     from arena.bench_match import run_bench
 
-    report = run_bench(games=games, seed=seed, sandbox=Sandbox(sandbox))
+    report = run_bench(games=games, seed=seed, sandbox=Sandbox(sandbox), rounds=rounds)
     for line in report.lines():
         click.echo(line)
