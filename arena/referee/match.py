@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.engine import Action, Game, IllegalActionError, LegalActions, visible_to
+from arena.engine import Game, IllegalActionError, LegalActions, visible_to
 from arena.engine.events import HandScored
 from arena.engine.record import build_record
 from arena.process import (
@@ -400,29 +400,30 @@ class _Match:
             legal = game.legal_actions()
             if player.process is None:
                 # Retired, or failed to restart: the referee plays for it.
+                game.apply(legal.sample(rng))
+                continue
+            try:
+                self.decide(player, game, legal, move, writer)
+            except _BotFault as e:
+                fault = self.fault_from(player, index, e)
+                faults.append(fault)
+                faulted_entries.add(player.entry)
+                if forfeit:
+                    return self.end_game(index, game, by_seat, faults, faulted_entries)
+                self.retire_if_over(player.entry)
+                if not player.retired:
+                    self.restart_midgame(player, index, faults)
                 action = legal.sample(rng)
-            else:
-                try:
-                    action = self.decide(player, game, legal, move, writer)
-                except _BotFault as e:
-                    fault = self.fault_from(player, index, e)
-                    faults.append(fault)
-                    faulted_entries.add(player.entry)
-                    if forfeit:
-                        return self.end_game(index, game, by_seat, faults, faulted_entries)
-                    self.retire_if_over(player.entry)
-                    if not player.retired:
-                        self.restart_midgame(player, index, faults)
-                    action = legal.sample(rng)
-                    if debug:
-                        logger.debug("fallback for %s: %s", player.label, action)
-            game.apply(action)
+                if debug:
+                    logger.debug("fallback for %s: %s", player.label, action)
+                game.apply(action)
         return self.end_game(index, game, by_seat, faults, set())
 
     def decide(
         self, player: _Player, game: Game, legal: LegalActions, move: float, writer: RequestWriter
-    ) -> Action:
-        """One round trip: the request to ``player`` and its validated, legal answer."""
+    ) -> None:
+        """One round trip: the request to ``player``, and its answer made in ``game``. The
+        engine checks the answer (an illegal one leaves the game as it was and is a fault)."""
         seat = player.seat
         start = player.event_index
         player.event_index = len(game.events)
@@ -449,9 +450,12 @@ class _Match:
             raise _BotFault(FaultKind.WRONG_ID, _one_line(e), _truncate(reply)) from None
         except (ProtocolError, ValueError, TypeError, RecursionError) as e:
             raise _BotFault(FaultKind.MALFORMED, _one_line(e), _truncate(reply)) from None
-        if action not in legal:
-            raise _BotFault(FaultKind.ILLEGAL, _illegal_detail(game, action), _truncate(reply))
-        return action
+        try:
+            game.apply(action)
+        except IllegalActionError as e:
+            raise _BotFault(
+                FaultKind.ILLEGAL, f"illegal action {str(action)!r}: {e}", _truncate(reply)
+            ) from None
 
     def restart_midgame(self, player: _Player, index: int, faults: list[Fault]) -> None:
         """Fallback policy: a fresh process for ``player`` before its next decision. It gets
@@ -581,14 +585,6 @@ def _ranked(keys: list[tuple[bool, int]]) -> tuple[int, int, int]:
 def _sole_winner(places) -> int | None:
     firsts = [t for t, place in enumerate(places) if place == 1]
     return firsts[0] if len(firsts) == 1 else None
-
-
-def _illegal_detail(game: Game, action: Action) -> str:
-    try:
-        game.copy().apply(action)
-    except IllegalActionError as e:
-        return f"illegal action {str(action)!r}: {e}"
-    return f"illegal action {str(action)!r}: not among the legal actions"
 
 
 def _outcome(index, game_spec, game: Game, team_places, faults, record, ended_by) -> GameOutcome:
