@@ -63,7 +63,8 @@ def test_no_child_or_escaped_grandchild_survives_stop(sandbox):
         started = {pid: start_time(pid) for pid in live_pids_with(token)}
     finally:
         bot.stop(grace=0.5)
-    assert wait_for(lambda: not live_pids_with(token), timeout=5), live_pids_with(token)
+    # stop returns once none is left (no waiting here).
+    assert live_pids_with(token) == {}
     # By pid too (the start time tells a reused pid apart): gone, or a zombie.
     for pid, start in started.items():
         assert start_time(pid) in (None, "zombie") or start_time(pid) != start
