@@ -203,8 +203,16 @@ class _Match:
         self.decisions = 0
         self.debug = logger.isEnabledFor(logging.DEBUG)
         self.move_text = json.dumps(tc.move)
+        self.manifests: dict[Path, BotManifest] = {}
 
     # ---------------------------------------------------------------- processes
+
+    def manifest(self, folder: Path) -> BotManifest:
+        """The manifest of a bot folder, read once per match (entries often share a bot)."""
+        manifest = self.manifests.get(folder)
+        if manifest is None:
+            manifest = self.manifests[folder] = load_manifest(folder)
+        return manifest
 
     def seat_players(self, index: int) -> list[_Player]:
         """Seat the players for game ``index``; returns them by seat."""
@@ -225,7 +233,7 @@ class _Match:
             player.stop(FAULTED_STOP_GRACE)
             try:
                 if player.manifest is None:
-                    player.manifest = load_manifest(player.folder)
+                    player.manifest = self.manifest(player.folder)
                 player.starts += 1
                 log_path = player.log_dir / (
                     f"entry{player.entry}-{player.member}-{player.bot}-{player.starts}.log"
