@@ -3,6 +3,7 @@
 Matches go to workers through the standard :class:`concurrent.futures.Executor` interface (a
 local :class:`~concurrent.futures.ProcessPoolExecutor` by default, one process per core); each
 match is one :func:`arena.referee.play_match` call in a worker, with its own six bot processes.
+Matches are handed out as workers free up, longest expected first (:class:`LongestFirst`).
 The main process alone writes to the store, one transaction per finished match, so a night
 killed at any moment loses at most the matches in flight and running it again resumes it.
 Ratings are recomputed from every stored game, in schedule order, at the end of every run.
@@ -21,11 +22,11 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import (
+    FIRST_COMPLETED,
     CancelledError,
     Executor,
     Future,
     ProcessPoolExecutor,
-    as_completed,
 )
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from arena.store import Night, Store, StoreError
 from arena.tournament import Tournament
 
 __all__ = [
+    "LongestFirst",
     "MatchCancelled",
     "MatchFailure",
     "NightReport",
@@ -159,6 +161,46 @@ def play(spec: MatchSpec) -> MatchResult:
 # ---------------------------------------------------------------------- in the main process
 
 
+class LongestFirst:
+    """The order in which a night hands its matches to the workers: longest expected first,
+    so that the night does not end on a long match while the other workers idle.
+
+    A match is expected to take the sum, over its three entries, of a third of the mean time
+    of that entry's matches finished so far (an entry with none yet counts at the mean of all
+    finished matches). Until a match has finished, and between equal expectations, schedule
+    order. Where the time goes does not affect any result: ratings follow schedule order."""
+
+    def __init__(self, pending: list[ScheduledMatch]) -> None:
+        self.pending = list(pending)
+        self.seconds: dict[int, float] = {}
+        """Entry index -> total seconds of its finished matches."""
+        self.counts: dict[int, int] = {}
+        """Entry index -> its finished matches."""
+
+    def finished(self, match: ScheduledMatch, seconds: float) -> None:
+        for entry in match.entries:
+            self.seconds[entry] = self.seconds.get(entry, 0.0) + seconds
+            self.counts[entry] = self.counts.get(entry, 0) + 1
+
+    def expected(self, match: ScheduledMatch) -> float:
+        """Seconds ``match`` is expected to take (0.0 before any match has finished)."""
+        if not self.counts:
+            return 0.0
+        mean = sum(self.seconds.values()) / sum(self.counts.values())
+        return sum(
+            self.seconds[e] / self.counts[e] / 3 if e in self.counts else mean / 3
+            for e in match.entries
+        )
+
+    def next(self) -> ScheduledMatch | None:
+        """The next match to play (removed from the pending ones), or ``None``."""
+        if not self.pending:
+            return None
+        best = max(self.pending, key=self.expected)  # the first of equals: schedule order
+        self.pending.remove(best)
+        return best
+
+
 class Progress:
     """The progress line on a stream: rewritten in place on a terminal, one line per update
     otherwise (so a log file or pipe gets whole lines)."""
@@ -222,8 +264,10 @@ def run_night(
 ) -> NightReport:
     """Play every unfinished match of ``tournament`` and store each as it ends.
 
-    ``workers`` overrides the file's (default: one per core). ``executor`` replaces the local
-    process pool (the caller then owns it; it is not shut down here). ``play_fn`` is what the
+    ``workers`` overrides the file's (default: one per core); it is also how many matches are
+    in flight at once, each next one chosen by :class:`LongestFirst` as one ends. ``executor``
+    replaces the local process pool (the caller then owns it; it is not shut down here; give
+    its capacity as ``workers``). ``play_fn`` is what the
     workers call with each :class:`MatchSpec` (must be picklable for a process pool).
     ``progress`` is the stream for the progress line (none when ``None``).
     On Ctrl-C the report says ``interrupted``; nothing is raised."""
@@ -256,7 +300,19 @@ def run_night(
                 initargs=(stop_event,),
             )
         futures: dict[Future, ScheduledMatch] = {}
+        began: dict[Future, float] = {}
         stored: set[Future] = set()
+        order = LongestFirst(pending)
+        slots = max(1, workers or t.workers or os.cpu_count() or 1)
+
+        def submit_next() -> set[Future]:
+            """Hand the next match to the executor; its future (none when all are out)."""
+            match = order.next()
+            if match is None:
+                return set()
+            future = executor.submit(play_fn, match_spec(t, match, log_dir))
+            futures[future], began[future] = match, time.monotonic()
+            return {future}
 
         def save(future: Future) -> None:
             nonlocal played, games
@@ -283,15 +339,22 @@ def run_night(
             bar.update(len(result.games))
 
         try:
-            for match in pending:
-                futures[executor.submit(play_fn, match_spec(t, match, log_dir))] = match
-            for future in as_completed(futures):
-                if not future.cancelled() and isinstance(
-                    future.exception(), (KeyboardInterrupt, MatchCancelled)
-                ):
-                    # SIGINT reached a worker but not this process: the night is interrupted.
-                    raise KeyboardInterrupt
-                save(future)
+            # As many matches in flight as there are workers, the next chosen as each ends.
+            in_flight: set[Future] = set()
+            for _ in range(slots):
+                in_flight |= submit_next()
+            while in_flight:
+                done, in_flight = wait_futures(in_flight, return_when=FIRST_COMPLETED)
+                for future in done:
+                    if not future.cancelled() and isinstance(
+                        future.exception(), (KeyboardInterrupt, MatchCancelled)
+                    ):
+                        # SIGINT reached a worker but not this process: the night is
+                        # interrupted.
+                        raise KeyboardInterrupt
+                    save(future)
+                    order.finished(futures[future], time.monotonic() - began[future])
+                    in_flight |= submit_next()
         except KeyboardInterrupt:
             interrupted = True
             _stop(futures, stop_event, save, stored)

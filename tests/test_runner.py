@@ -24,7 +24,8 @@ import trueskill
 
 from arena.ratings import rate, standings
 from arena.referee.spec import GameOutcome, MatchResult, MatchSpec
-from arena.runner import Progress, run_night
+from arena.runner import LongestFirst, Progress, run_night
+from arena.schedule import build_schedule
 from arena.store import Store
 from arena.tournament import load_tournament
 
@@ -188,6 +189,66 @@ def test_a_later_night_starts_from_the_earlier_ratings(tmp_path):
         assert [e.start for e in entries] == [monday[i] for i in range(4)] + [None]
         expected = rate(store.games(tuesday), {e.index: e.start for e in entries})
         assert store.ratings(tuesday) == {e: (r.mu, r.sigma) for e, r in expected.items()}
+
+
+def test_longest_first_hands_out_the_match_expected_to_take_longest():
+    schedule = build_schedule([f"t{i}" for i in range(5)], 1, 1)
+    order = LongestFirst(list(schedule))
+    assert [order.next().index for _ in range(3)] == [0, 1, 2]
+    order.finished(schedule[0], 1.0)  # entries 0, 1, 2: 1 s each; 3 and 4 count at the mean
+    assert order.expected(schedule[9]) == pytest.approx(1.0)
+    order.finished(schedule[1], 4.0)  # entries 0, 1, 3
+    # Means: entry 0 and 1 2.5 s, 2 1.0 s, 3 4.0 s, 4 unseen (the mean of all, 2.5 s).
+    assert order.expected(schedule[5]) == pytest.approx((2.5 + 4.0 + 2.5) / 3)  # 0, 3, 4
+    assert order.next().index == 5
+    assert order.next().index == 8  # 1, 3, 4: the same expectation, later in the schedule
+    assert [m.entries for m in order.pending] == [
+        (0, 2, 3),
+        (0, 2, 4),
+        (1, 2, 3),
+        (1, 2, 4),
+        (2, 3, 4),
+    ]
+
+
+PLAYED = "ARENA_TEST_PLAYED"
+
+
+def noting_stand_in(spec: MatchSpec) -> MatchResult:
+    """The stand-in, taking 0.2 s for a match with team t4 and 0.02 s for any other; appends
+    "start"/"end", the clock and the team names to the file named by $ARENA_TEST_PLAYED."""
+    names = " ".join(t.name for t in spec.teams)
+    with open(os.environ[PLAYED], "a") as f:
+        f.write(f"start {time.monotonic()} {names}\n")
+    time.sleep(0.2 if "t4" in names else 0.02)
+    with open(os.environ[PLAYED], "a") as f:
+        f.write(f"end {time.monotonic()} {names}\n")
+    return stand_in(spec)
+
+
+def test_a_night_keeps_one_match_per_worker_in_flight_and_plays_each_once(tmp_path, monkeypatch):
+    played = tmp_path / "played.txt"
+    monkeypatch.setenv(PLAYED, str(played))
+    t = load_tournament(night_file(tmp_path))
+    with Store.open(tmp_path / "l.db") as store:
+        report = run_night(t, store, workers=2, play_fn=noting_stand_in)
+    assert (report.played, report.stored) == (10, 10)
+    events = sorted(
+        (float(clock), kind, teams)
+        for kind, clock, teams in (line.split(" ", 2) for line in played.read_text().splitlines())
+    )
+    starts = [teams for _, kind, teams in events if kind == "start"]
+    assert sorted(starts) == sorted(
+        " ".join(f"t{e}" for e in m.entries)
+        for m in build_schedule([f"t{i}" for i in range(5)], 11, 1)
+    )
+    # The first two go out together, in schedule order; then one as each ends.
+    assert set(starts[:2]) == {"t0 t1 t2", "t0 t1 t3"}
+    in_flight = peak = 0
+    for _, kind, _ in events:
+        in_flight += 1 if kind == "start" else -1
+        peak = max(peak, in_flight)
+    assert peak == 2
 
 
 def test_progress_is_whole_lines_when_not_a_terminal(tmp_path):
