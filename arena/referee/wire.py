@@ -267,7 +267,7 @@ class RequestWriter:
         self.events = EventCache(game.events)
         """The texts of the game's events."""
         self.cards: dict[tuple, str] = {}
-        """Text of a card list or of (seat, card) pairs, by value."""
+        """Text of a card list (a seat's discards, draws or pick-up), by value."""
         self.ints: dict[tuple, str] = {}
         """Text of a list of small ints (or nulls), by value."""
         self.runs: dict[tuple[str, int, int], str] = {}
@@ -281,13 +281,6 @@ class RequestWriter:
         text = self.cards.get(key)
         if text is None:
             text = self.cards[key] = _cards(key)
-        return text
-
-    def _trick(self, pairs) -> str:
-        key = tuple(pairs)
-        text = self.cards.get(key)
-        if text is None:
-            text = self.cards[key] = _trick(key)
         return text
 
     def _ints(self, values: tuple) -> str:
@@ -330,12 +323,11 @@ class RequestWriter:
         fixed = self.settled.get(key)
         if fixed is None:
             fixed = self.settled[key] = f'{self._settled(seat)},"phase":"play"'
-        sizes = tuple(map(len, game.hands))
-        sizes_text = self.ints.get(sizes) or self._ints(sizes)
         leader = game.trick_leader
         return (
             f'{{{fixed},"turn":{game.turn},"hand":{_cards(game.hands[seat])},'
-            f'"hand_sizes":{sizes_text},"trick_leader":{"null" if leader is None else leader},'
+            f'"hand_sizes":{self._ints(tuple(map(len, game.hands)))},'
+            f'"trick_leader":{"null" if leader is None else leader},'
             f'"trick":{_trick(game.trick)},"tricks":{self._tricks()}}}'
         )
 
