@@ -8,13 +8,12 @@ each ``game_start``. See ``docs/protocol.md`` (section *Faults*) for the fault p
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import random
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from arena.engine import Game, IllegalActionError, LegalActions, visible_to
@@ -634,6 +633,6 @@ def play_match(spec: MatchSpec) -> MatchResult:
             match.finish()
             began = time.perf_counter()
             match.stop_all()
-            return dataclasses.replace(result, shutdown_seconds=time.perf_counter() - began)
+            return replace(result, shutdown_seconds=time.perf_counter() - began)
         finally:
             match.stop_all()  # after an error (a no-op for the bots already stopped)
