@@ -267,8 +267,8 @@ def run_night(
     ``workers`` overrides the file's (default: one per core); it is also how many matches are
     in flight at once, each next one chosen by :class:`LongestFirst` as one ends. ``executor``
     replaces the local process pool (the caller then owns it; it is not shut down here; give
-    its capacity as ``workers``). ``play_fn`` is what the
-    workers call with each :class:`MatchSpec` (must be picklable for a process pool).
+    its capacity as ``workers``). ``play_fn`` is what the workers call with each
+    :class:`MatchSpec` (must be picklable for a process pool).
     ``progress`` is the stream for the progress line (none when ``None``).
     On Ctrl-C the report says ``interrupted``; nothing is raised."""
     t = tournament
