@@ -13,8 +13,8 @@ orjson, as the SDK does (the SDK's faster parser is part of what the referee's f
 the plain echo; the ratio to this echo shows the rest).
 
 The machine's load moves both figures, so the bench takes several rounds, each a match and then
-the echo of that match's requests, and divides the totals; each round's own ratio is printed
-too, to show the spread.
+the echo of the requests of games on that match's seeds, and divides the totals; each round's
+own ratio is printed too, to show the spread.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ for line in sys.stdin.buffer:
 
 @dataclass(frozen=True)
 class BenchRound:
-    """One match and the echo of its requests, timed one after the other."""
+    """One match, then the echo of the requests of games on its seeds (played by random
+    players in this process), timed one after the other."""
 
     decisions: int
     """Decisions asked of the bots in the match."""
@@ -130,7 +131,7 @@ class BenchReport:
             f"requests of {self.request_bytes:.0f} bytes on average)",
             f"ratio         : {self.ratio:9.2f} ({verdict})",
             f"rounds        : {' '.join(f'{r.ratio:.2f}' for r in self.rounds)} "
-            f"(each round's ratio: a match, then the echo of its requests)",
+            f"(each round's ratio: a match, then the echo of requests on its seeds)",
             f"echo, 6 bots  : {echo6:9.0f} round trips/s taking six children in turn, as a "
             f"match does (referee ratio to it: {per_second / max(echo6, 1e-9):.2f})",
             f"echo, orjson  : {echo_orjson:9.0f} round trips/s with the child parsing by "
@@ -216,7 +217,8 @@ def run_bench(
     games: int = 6, seed: int = 1, sandbox: Sandbox = Sandbox.NONE, rounds: int = 3
 ) -> BenchReport:
     """``rounds`` times: a match of ``games`` games (new seeds each round), then the echo of
-    its request lines; then the two context echoes over every round's lines."""
+    the request lines of games on its seeds; then the two context echoes over every round's
+    lines."""
     rules = Rules()
     bot = RANDOM_BOT
     done: list[BenchRound] = []

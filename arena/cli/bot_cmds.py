@@ -338,7 +338,7 @@ def check(bot_dir, games, seed, move, bank, handshake, max_hands, sandbox):
     type=click.IntRange(min=1),
     default=3,
     show_default=True,
-    help="Matches, each followed by the echo of its requests; the ratio is of the totals.",
+    help="Matches, each followed by the echo of requests on its seeds; the ratio is of the totals.",
 )
 def bench_match(games, seed, sandbox, rounds):
     """Decisions per second through the referee with six bots/random, against a bare
