@@ -5,10 +5,18 @@ subreaper that dies with the arena, then ``exec``s the bot, so the bot keeps the
 If anything fails before the ``exec`` it writes one line to a status pipe, which the arena
 turns into :class:`arena.process.BotStartError`. Setting limits in ``preexec_fn`` instead is
 unsafe in a threaded referee (the forked child may deadlock before ``exec``).
+
+A bot that is ``python SCRIPT ARGS...`` (the arena's interpreter, a script and no interpreter
+options: every Python bot on the SDK) is not ``exec``ed: the launcher, started then as a plain
+``python -c`` with the bot's environment, runs the script itself once the limits are set, as
+``python SCRIPT`` would (``__main__``, ``sys.argv``, ``sys.path[0]``). That saves starting a
+second interpreter, about 8 ms of CPU at each bot start, six times a match. The one visible
+difference: a traceback of the bot's starts with one line of the launcher.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Protocol
@@ -56,15 +64,28 @@ try:
         if ceiling != resource.RLIM_INFINITY and hard > ceiling:
             hard = ceiling
         resource.setrlimit(which, (min(soft, hard), hard))
-    os.set_inheritable(fd, False)
-    os.execv(sys.argv[5], sys.argv[5:])
+    argv = sys.argv[6:]
+    if sys.argv[4] == "exec":
+        os.set_inheritable(fd, False)
+        os.execv(argv[0], argv)
 except BaseException as exc:
     message = f"{type(exc).__name__}: {exc}".replace("\n", " ")
     os.write(fd, message.encode("utf-8", "replace")[:1000])
     os._exit(127)
+# "run": argv is `python SCRIPT ARGS...`; this interpreter runs the script as that would.
+os.close(fd)
+import types
+argv = sys.argv = argv[1:]
+sys.path[0] = os.path.dirname(os.path.realpath(argv[0]))
+main = sys.modules["__main__"] = types.ModuleType("__main__")
+main.__file__ = argv[0]
+main.__builtins__ = __builtins__
+with open(argv[0], "rb") as source:
+    code = compile(source.read(), argv[0], "exec", dont_inherit=True)
+exec(code, vars(main))
 """
-"""Source of the launcher; ``argv``: status fd, arena pid (0: no subreaper), limits, ``--``,
-the bot's argv."""
+"""Source of the launcher; ``argv``: status fd, arena pid (0: no subreaper), limits, ``exec``
+or ``run``, ``--``, the bot's argv."""
 
 
 def rlimits(limits: ProcessLimits) -> list[tuple[str, int, int]]:
@@ -93,15 +114,19 @@ def launcher_argv(
     ``subreaper_of``: the arena's pid, to make the bot a child subreaper that is killed when
     the arena dies (used without bubblewrap, whose pid namespace does both); 0 for neither."""
     spec = ",".join(f"{name}:{soft}:{hard}" for name, soft, hard in rlimits(limits))
-    return [
-        sys.executable,
-        "-I",
-        "-S",
-        "-c",
-        LAUNCHER,
-        str(status_fd),
-        str(subreaper_of),
-        spec,
-        "--",
-        *argv,
-    ]
+    args = [LAUNCHER, str(status_fd), str(subreaper_of), spec]
+    if runs_in_launcher(argv):
+        return [sys.executable, "-c", *args, "run", "--", *argv]
+    return [sys.executable, "-I", "-S", "-c", *args, "exec", "--", *argv]
+
+
+def runs_in_launcher(argv: Sequence[str]) -> bool:
+    """Whether the bot is ``python SCRIPT ARGS...`` with the arena's interpreter and no options:
+    the launcher then runs the script itself, after the limits, instead of starting a second
+    interpreter (about 8 ms of CPU less at each start)."""
+    return (
+        len(argv) >= 2
+        and argv[0] == sys.executable
+        and os.path.isabs(argv[1])
+        and os.path.isfile(argv[1])
+    )
