@@ -10,7 +10,7 @@ A bot that is ``python SCRIPT ARGS...`` (the arena's interpreter, a script and n
 options: every Python bot on the SDK) is not ``exec``ed: the launcher, started then as a plain
 ``python -c`` with the bot's environment, runs the script itself once the limits are set, as
 ``python SCRIPT`` would (``__main__``, ``sys.argv``, ``sys.path[0]``). That saves starting a
-second interpreter, about 8 ms of CPU at each bot start, six times a match. The one visible
+second interpreter, about 10 ms of CPU at each bot start, six times a match. The one visible
 difference: a traceback of the bot's starts with one line of the launcher.
 """
 
@@ -123,7 +123,7 @@ def launcher_argv(
 def runs_in_launcher(argv: Sequence[str]) -> bool:
     """Whether the bot is ``python SCRIPT ARGS...`` with the arena's interpreter and no options:
     the launcher then runs the script itself, after the limits, instead of starting a second
-    interpreter (about 8 ms of CPU less at each start)."""
+    interpreter (about 10 ms of CPU less at each start)."""
     return (
         len(argv) >= 2
         and argv[0] == sys.executable
