@@ -39,7 +39,7 @@ from arena.process.errors import (
     MalformedOutput,
     quote,
 )
-from arena.process.limits import ProcessLimits, launcher_argv
+from arena.process.limits import ProcessLimits, launcher_argv, runs_in_launcher
 from arena.process.manifest import BotManifest, resolve_command
 from arena.process.sandbox import bwrap_argv, use_bwrap
 
@@ -162,9 +162,10 @@ class BotProcess:
                         f"bot {manifest.name!r}: cannot open its log {str(log_path)!r}: {exc}"
                     ) from exc
             status_r, status_w = os.pipe()
+            folder = str(manifest.folder)
             if sandboxed:
                 full = bwrap_argv(
-                    launcher_argv(argv, limits=limits, status_fd=status_w),
+                    launcher_argv(argv, limits=limits, status_fd=status_w, bot_folder=folder),
                     bot_folder=manifest.folder,
                     workdir=workdir,
                     visible=_visible_paths(argv[0]),
@@ -172,7 +173,11 @@ class BotProcess:
                 )
             else:
                 full = launcher_argv(
-                    argv, limits=limits, status_fd=status_w, subreaper_of=os.getpid()
+                    argv,
+                    limits=limits,
+                    status_fd=status_w,
+                    subreaper_of=os.getpid(),
+                    bot_folder=folder,
                 )
             env = {
                 "PATH": os.environ.get("PATH", os.defpath),
@@ -182,7 +187,10 @@ class BotProcess:
                 "LANG": "C.UTF-8",
                 "PYTHONUNBUFFERED": "1",
                 "PYTHONDONTWRITEBYTECODE": "1",
-                "PYTHONPATH": os.pathsep.join((str(manifest.folder), _ARENA_ROOT)),
+                # A launcher that runs the bot itself adds the bot's folder after the limits.
+                "PYTHONPATH": _ARENA_ROOT
+                if runs_in_launcher(argv)
+                else os.pathsep.join((folder, _ARENA_ROOT)),
             }
             log.debug("starting bot %r: %s", manifest.name, full)
             try:

@@ -64,19 +64,23 @@ try:
         if ceiling != resource.RLIM_INFINITY and hard > ceiling:
             hard = ceiling
         resource.setrlimit(which, (min(soft, hard), hard))
-    argv = sys.argv[6:]
+    argv = sys.argv[7:]
     if sys.argv[4] == "exec":
         os.set_inheritable(fd, False)
         os.execv(argv[0], argv)
+    import types
 except BaseException as exc:
     message = f"{type(exc).__name__}: {exc}".replace("\n", " ")
     os.write(fd, message.encode("utf-8", "replace")[:1000])
     os._exit(127)
-# "run": argv is `python SCRIPT ARGS...`; this interpreter runs the script as that would.
+# "run": argv is `python SCRIPT ARGS...`; this interpreter runs the script as that would. The
+# bot's folder comes onto the path only now, after the limits: nothing of the bot's could be
+# imported before them (by this launcher or by site's start-up).
 os.close(fd)
-import types
+folder = sys.argv[5]
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, os.environ.get("PYTHONPATH")]))
 argv = sys.argv = argv[1:]
-sys.path[0] = os.path.dirname(os.path.realpath(argv[0]))
+sys.path[0:1] = [os.path.dirname(os.path.realpath(argv[0])), folder]
 main = sys.modules["__main__"] = types.ModuleType("__main__")
 main.__file__ = argv[0]
 main.__builtins__ = __builtins__
@@ -85,7 +89,7 @@ with open(argv[0], "rb") as source:
 exec(code, vars(main))
 """
 """Source of the launcher; ``argv``: status fd, arena pid (0: no subreaper), limits, ``exec``
-or ``run``, ``--``, the bot's argv."""
+or ``run``, the bot's folder (put on the path in ``run``), ``--``, the bot's argv."""
 
 
 def rlimits(limits: ProcessLimits) -> list[tuple[str, int, int]]:
@@ -107,17 +111,25 @@ def rlimits(limits: ProcessLimits) -> list[tuple[str, int, int]]:
 
 
 def launcher_argv(
-    argv: Sequence[str], *, limits: ProcessLimits, status_fd: int, subreaper_of: int = 0
+    argv: Sequence[str],
+    *,
+    limits: ProcessLimits,
+    status_fd: int,
+    subreaper_of: int = 0,
+    bot_folder: str = "",
 ) -> list[str]:
     """``argv`` prefixed with the launcher that applies ``limits``.
 
     ``subreaper_of``: the arena's pid, to make the bot a child subreaper that is killed when
-    the arena dies (used without bubblewrap, whose pid namespace does both); 0 for neither."""
+    the arena dies (used without bubblewrap, whose pid namespace does both); 0 for neither.
+    ``bot_folder``: put on ``sys.path`` and ``PYTHONPATH`` by a launcher that runs the bot
+    itself (see :func:`runs_in_launcher`), once the limits are set; such a launcher must be
+    started with a ``PYTHONPATH`` without it."""
     spec = ",".join(f"{name}:{soft}:{hard}" for name, soft, hard in rlimits(limits))
     args = [LAUNCHER, str(status_fd), str(subreaper_of), spec]
     if runs_in_launcher(argv):
-        return [sys.executable, "-c", *args, "run", "--", *argv]
-    return [sys.executable, "-I", "-S", "-c", *args, "exec", "--", *argv]
+        return [sys.executable, "-c", *args, "run", bot_folder, "--", *argv]
+    return [sys.executable, "-I", "-S", "-c", *args, "exec", "", "--", *argv]
 
 
 def runs_in_launcher(argv: Sequence[str]) -> bool:
