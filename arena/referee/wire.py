@@ -315,21 +315,16 @@ class RequestWriter:
     def view_text(self, seat: int) -> str:
         """``view_text(view_of(game, seat))`` (the same JSON object, fields in another order)."""
         game = self.game
-        if game.phase is not Phase.PLAY:
-            return f"{{{self._settled(seat)},{self._moving(seat)}}}"
-        # Most decisions are card plays (three in four). During the play only the hands, the
-        # trick and the finished tricks change; the rest is written once per (hand, seat).
-        key = (game.hand_no, seat)
-        fixed = self.settled.get(key)
-        if fixed is None:
-            fixed = self.settled[key] = f'{self._settled(seat)},"phase":"play"'
-        leader = game.trick_leader
-        return (
-            f'{{{fixed},"turn":{game.turn},"hand":{_cards(game.hands[seat])},'
-            f'"hand_sizes":{self._ints(tuple(map(len, game.hands)))},'
-            f'"trick_leader":{"null" if leader is None else leader},'
-            f'"trick":{_trick(game.trick)},"tricks":{self._tricks()}}}'
-        )
+        if game.phase is Phase.PLAY:
+            # Most decisions are card plays (three in four); during the play only the moving
+            # fields change, the settled ones are written once per (hand, seat).
+            key = (game.hand_no, seat)
+            settled = self.settled.get(key)
+            if settled is None:
+                settled = self.settled[key] = self._settled(seat)
+        else:
+            settled = self._settled(seat)
+        return f"{{{settled},{self._moving(seat)}}}"
 
     def _settled(self, seat: int) -> str:
         """The view's fields that stay the same from the first card of a hand to its last."""
