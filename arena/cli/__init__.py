@@ -12,6 +12,7 @@ import sys
 import click
 
 from arena import __version__
+from arena.engine import Rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,6 +27,16 @@ def main(verbose: int) -> None:
 @main.group()
 def bench() -> None:
     """Benchmarks (speed figures, not tests)."""
+
+
+max_hands_option = click.option(
+    "--max-hands",
+    type=click.IntRange(min=1),
+    default=Rules().max_hands,
+    show_default=True,
+    help="Deals after which a game ends anyway.",
+)
+"""The ``--max-hands`` option of every command that plays games."""
 
 
 def fail(message: str) -> None:

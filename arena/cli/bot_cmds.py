@@ -28,7 +28,7 @@ from arena.referee import (
 )
 from arena.replay import narrate
 
-from . import bench, fail, main
+from . import bench, fail, main, max_hands_option
 
 SHIPPED_BOTS = Path(arena.__file__).resolve().parent.parent / "bots"
 """The bots that come with the arena (``bots/`` in the repository)."""
@@ -80,6 +80,21 @@ def _games(seed: int, count: int) -> tuple[GameSpec, ...]:
 
 _SANDBOX = click.Choice([s.value for s in Sandbox])
 
+move_option = click.option(
+    "--move",
+    type=click.FloatRange(min=0.001),
+    default=1.0,
+    show_default=True,
+    help="Seconds per decision.",
+)
+bank_option = click.option(
+    "--bank",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds of time bank per bot and game.",
+)
+
 
 def _entry_label(index: int, name: str) -> str:
     return f"{'ABC'[index]} ({name})"
@@ -117,27 +132,9 @@ def _write_records(path: Path, result: MatchResult) -> list[Path]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the game record as JSON (several games: FILE-0.json, FILE-1.json...).",
 )
-@click.option(
-    "--move",
-    type=click.FloatRange(min=0.001),
-    default=1.0,
-    show_default=True,
-    help="Seconds per decision.",
-)
-@click.option(
-    "--bank",
-    type=click.FloatRange(min=0),
-    default=10.0,
-    show_default=True,
-    help="Seconds of time bank per bot and game.",
-)
-@click.option(
-    "--max-hands",
-    type=click.IntRange(min=1),
-    default=Rules().max_hands,
-    show_default=True,
-    help="Deals after which a game ends anyway.",
-)
+@move_option
+@bank_option
+@max_hands_option
 @click.option("--sandbox", type=_SANDBOX, default="auto", show_default=True)
 @click.option(
     "--fallback",
@@ -254,12 +251,10 @@ def _stderr_summary(logs: list[Path], last: int = 5) -> str:
     help="Games against random bots (six: one duplicate cycle).",
 )
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--move", type=click.FloatRange(min=0.001), default=1.0, show_default=True)
-@click.option("--bank", type=click.FloatRange(min=0), default=10.0, show_default=True)
+@move_option
+@bank_option
 @click.option("--handshake", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
-@click.option(
-    "--max-hands", type=click.IntRange(min=1), default=Rules().max_hands, show_default=True
-)
+@max_hands_option
 @click.option("--sandbox", type=_SANDBOX, default="auto", show_default=True)
 def check(bot_dir, games, seed, move, bank, handshake, max_hands, sandbox):
     """The submission check: is the bot in BOT_DIR fit to enter a league?

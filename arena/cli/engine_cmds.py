@@ -13,7 +13,7 @@ from arena.engine import Game, Rules
 from arena.engine.record import RecordError, build_record, verify
 from arena.replay import narrate
 
-from . import bench, fail, main
+from . import bench, fail, main, max_hands_option
 
 
 def _random_game(seed: int, rules: Rules) -> Game:
@@ -47,13 +47,7 @@ def _load_record(path: str) -> dict:
     required=True,
     help="Folder for the records (created if missing).",
 )
-@click.option(
-    "--max-hands",
-    type=click.IntRange(min=1),
-    default=Rules().max_hands,
-    show_default=True,
-    help="Deals after which a game ends anyway.",
-)
+@max_hands_option
 def selfplay(seed: int, games: int, out: Path, max_hands: int) -> None:
     """Play GAMES games in-process between uniformly random legal players and write their
     records to OUT (game i has seed SEED + i)."""
